@@ -1,0 +1,41 @@
+# Sectional: the two commands a new machine needs are `make run` and `make test`.
+
+SWIFT ?= swift
+PORT ?= 8080
+RELEASE_BUILD = $(SWIFT) build -c release --static-swift-stdlib
+APT_PACKAGES = libmicrohttpd-dev pkg-config
+
+.PHONY: run test build release deps clean
+
+## run: install what is missing, build, serve on localhost:$(PORT)
+run: deps
+	$(SWIFT) build
+	$(SWIFT) run feed-server --port $(PORT)
+
+## test: install what is missing, build with every warning shown, run all tests
+test: deps
+	$(SWIFT) build --build-tests
+	$(SWIFT) test
+
+build: deps
+	$(SWIFT) build
+
+## release: the optimised binary, as the Docker image builds it
+release: deps
+	$(RELEASE_BUILD)
+
+## deps: Debian packages the build needs (apt-get as root, else the command to run)
+deps:
+	@if ! pkg-config --exists libmicrohttpd 2>/dev/null; then \
+		if [ "$$(id -u)" = 0 ]; then \
+			echo "Installing $(APT_PACKAGES)"; \
+			apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $(APT_PACKAGES); \
+		else \
+			echo "libmicrohttpd is missing. Run: sudo apt-get install -y $(APT_PACKAGES)"; exit 1; \
+		fi; \
+	fi
+
+clean:
+	rm -rf .build
+
+-include make/*.mk

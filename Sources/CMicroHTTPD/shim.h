@@ -1,0 +1,43 @@
+// Non-variadic doors into libmicrohttpd: Swift cannot call C variadic functions.
+#ifndef SECTIONAL_CMICROHTTPD_SHIM_H
+#define SECTIONAL_CMICROHTTPD_SHIM_H
+
+#include <stdint.h>
+#include <stdarg.h>
+#include <sys/types.h>
+#include <sys/socket.h>
+#include <microhttpd.h>
+
+/// MHD_SIZE_UNKNOWN is a macro, which Swift does not import.
+static const uint64_t sectional_size_unknown = MHD_SIZE_UNKNOWN;
+
+/// Starts a daemon on an already listening socket, with the access handler,
+/// the per-request URI and completion callbacks, and further options in an
+/// MHD_OPTION_END-terminated array.
+static inline struct MHD_Daemon *
+sectional_start_daemon(unsigned int flags,
+                       MHD_socket listen_fd,
+                       MHD_AccessHandlerCallback handler, void *handler_cls,
+                       void *(*uri_log)(void *cls, const char *uri, struct MHD_Connection *connection),
+                       void *uri_log_cls,
+                       MHD_RequestCompletedCallback completed, void *completed_cls,
+                       const struct MHD_OptionItem *options)
+{
+    return MHD_start_daemon(flags, 0, NULL, NULL, handler, handler_cls,
+                            MHD_OPTION_LISTEN_SOCKET, listen_fd,
+                            MHD_OPTION_URI_LOG_CALLBACK, uri_log, uri_log_cls,
+                            MHD_OPTION_NOTIFY_COMPLETED, completed, completed_cls,
+                            MHD_OPTION_ARRAY, options,
+                            MHD_OPTION_END);
+}
+
+/// The number of connections the daemon holds open (all worker threads).
+static inline unsigned int
+sectional_daemon_connection_count(struct MHD_Daemon *daemon)
+{
+    const union MHD_DaemonInfo *info =
+        MHD_get_daemon_info(daemon, MHD_DAEMON_INFO_CURRENT_CONNECTIONS);
+    return info == NULL ? 0 : info->num_connections;
+}
+
+#endif

@@ -1,0 +1,85 @@
+import HTTPServer
+
+/// The flags and environment `feed-server` starts with.
+public struct LaunchOptions: Equatable, Sendable {
+    public var host = "127.0.0.1"
+    public var port = 8080
+    public var publicDirectory = "Public"
+    public var threads = ServerConfiguration.processorCount
+    public var quiet = false
+
+    public init() {}
+
+    /// Why the flags could not be used: printed as one line, exit code 2.
+    public enum Problem: Error, Equatable, CustomStringConvertible {
+        case helpRequested
+        case unknownFlag(String)
+        case missingValue(String)
+        case invalidValue(flag: String, value: String, expected: String)
+
+        public var description: String {
+            switch self {
+            case .helpRequested: "help requested"
+            case .unknownFlag(let flag): "unknown flag '\(flag)' (see --help)"
+            case .missingValue(let flag): "\(flag) needs a value (see --help)"
+            case .invalidValue(let flag, let value, let expected): "\(flag) '\(value)' is not \(expected)"
+            }
+        }
+    }
+
+    public static let help = """
+        Usage: feed-server [options]
+
+        Serves the Sectional demo pages: /feed, /day, their JSON section lists, and Public/.
+
+        Options:
+          --host HOST       address to listen on (default 127.0.0.1; 0.0.0.0 for every interface)
+          --port PORT       port to listen on (default $PORT, else 8080; 0 picks a free one)
+          --public DIR      static files to serve (default ./Public)
+          --threads N       worker threads (default: the number of cores)
+          --quiet           no access log
+          --help            this text
+        """
+
+    /// Reads the flags (without the program name) and `PORT` from the environment.
+    public static func parse(_ arguments: some Sequence<String>, environment: [String: String] = [:]) throws(Problem) -> LaunchOptions {
+        var options = LaunchOptions()
+        if let port = environment["PORT"] {
+            options.port = try number(port, flag: "PORT", in: 0...65535, expected: "a port number (0-65535)")
+        }
+        var remaining = Array(arguments)[...]
+        while let flag = remaining.popFirst() {
+            func value() throws(Problem) -> String {
+                guard let value = remaining.popFirst() else { throw .missingValue(flag) }
+                return value
+            }
+            switch flag {
+            case "--help", "-h": throw .helpRequested
+            case "--quiet", "-q": options.quiet = true
+            case "--host": options.host = try value()
+            case "--public": options.publicDirectory = try value()
+            case "--port": options.port = try number(try value(), flag: flag, in: 0...65535, expected: "a port number (0-65535)")
+            case "--threads": options.threads = try number(try value(), flag: flag, in: 1...256, expected: "a thread count (1-256)")
+            default: throw .unknownFlag(flag)
+            }
+        }
+        return options
+    }
+
+    private static func number(_ text: String, flag: String, in range: ClosedRange<Int>, expected: String) throws(Problem) -> Int {
+        guard let number = Int(text), range.contains(number) else {
+            throw .invalidValue(flag: flag, value: text, expected: expected)
+        }
+        return number
+    }
+
+    /// The server configuration these options ask for.
+    public var serverConfiguration: ServerConfiguration {
+        var configuration = ServerConfiguration()
+        configuration.host = host
+        configuration.port = port
+        configuration.threads = threads
+        configuration.accessLog = !quiet
+        return configuration
+    }
+}

@@ -1,0 +1,35 @@
+import CMicroHTTPD
+
+/// The C callbacks libmicrohttpd calls on its worker threads. They live here,
+/// outside any actor, and capture nothing: their state comes through `cls`.
+enum MHDCallbacks {
+    /// Called once per request with the raw request target; what it returns
+    /// becomes the request's `*con_cls`.
+    static let requestStarted: @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<CChar>?, OpaquePointer?) -> UnsafeMutableRawPointer? = { cls, uri, _ in
+        guard let cls, let uri else { return nil }
+        let core = Unmanaged<ServerCore>.fromOpaque(cls).takeUnretainedValue()
+        return Unmanaged.passRetained(core.begin(target: String(cString: uri))).toOpaque()
+    }
+
+    static let access: MHD_AccessHandlerCallback = { cls, connection, _, method, _, _, uploadSize, requestContext in
+        guard let cls, let connection, let method, let uploadSize,
+              let pointer = requestContext?.pointee else { return .NO }
+        let core = Unmanaged<ServerCore>.fromOpaque(cls).takeUnretainedValue()
+        let state = Unmanaged<RequestState>.fromOpaque(pointer).takeUnretainedValue()
+        return core.handle(connection, state, method: String(cString: method), uploadSize: uploadSize)
+    }
+
+    static let completed: MHD_RequestCompletedCallback = { cls, _, requestContext, termination in
+        guard let cls, let requestContext, let pointer = requestContext.pointee else { return }
+        requestContext.pointee = nil
+        let core = Unmanaged<ServerCore>.fromOpaque(cls).takeUnretainedValue()
+        core.complete(Unmanaged<RequestState>.fromOpaque(pointer).takeRetainedValue(), termination)
+    }
+
+    static let collectHeader: MHD_KeyValueIterator = { cls, _, name, value in
+        guard let cls, let name else { return .YES }
+        let headers = cls.assumingMemoryBound(to: HTTPHeaders.self)
+        headers.pointee.add(String(cString: name), value.map { String(cString: $0) } ?? "")
+        return .YES
+    }
+}

@@ -1,0 +1,49 @@
+/// An HTTP request as a handler sees it: decoded path and query, headers,
+/// and the values of the route's `{parameters}`.
+public struct Request: Sendable {
+    public var method: HTTPMethod
+    /// The percent-decoded path, e.g. `/feed/sections/balances`.
+    public var path: String
+    /// The query's items in order, repeated names kept.
+    public var query: [QueryItem]
+    public var headers: HTTPHeaders
+    /// Values of the matched route's `{name}` segments.
+    public var parameters: [String: String] = [:]
+
+    public init(method: HTTPMethod, path: String, query: [QueryItem] = [], headers: HTTPHeaders = [:]) {
+        self.method = method
+        self.path = path
+        self.query = query
+        self.headers = headers
+    }
+
+    /// Parses a request target as sent on the request line, e.g. `/feed?add=checkup`.
+    /// - Throws: a 400 `HTTPError` when the path or query is malformed.
+    public init(method: HTTPMethod, target: String, headers: HTTPHeaders = [:]) throws(HTTPError) {
+        let questionMark = target.firstIndex(of: "?")
+        let rawPath = target[..<(questionMark ?? target.endIndex)]
+        guard rawPath.hasPrefix("/"), let path = PercentDecoding.decode(rawPath, plusIsSpace: false) else {
+            throw HTTPError(.badRequest, "The request path is malformed.")
+        }
+        var query: [QueryItem] = []
+        if let questionMark {
+            query = try QueryItem.parse(target[target.index(after: questionMark)...])
+        }
+        self.init(method: method, path: path, query: query, headers: headers)
+    }
+
+    /// Every value given for `name`, in order.
+    public func queryValues(_ name: String) -> [String] {
+        query.compactMap { $0.name == name ? $0.value : nil }
+    }
+
+    /// The first value given for `name`.
+    public func queryValue(_ name: String) -> String? {
+        query.first { $0.name == name }?.value
+    }
+
+    /// Whether the query names `name` at all, with or without a value (`?pretty`).
+    public func hasQueryItem(_ name: String) -> Bool {
+        query.contains { $0.name == name }
+    }
+}

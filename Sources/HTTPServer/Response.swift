@@ -1,0 +1,39 @@
+/// An HTTP response: status, headers and a body of bytes or a file.
+public struct Response: Sendable {
+    /// What the response sends after its headers.
+    public enum Body: Sendable {
+        case bytes([UInt8])
+        /// A regular file sent with `sendfile`; `size` is its length in bytes.
+        case file(path: String, size: UInt64)
+
+        public var count: UInt64 {
+            switch self {
+            case .bytes(let bytes): UInt64(bytes.count)
+            case .file(_, let size): size
+            }
+        }
+    }
+
+    public var status: HTTPStatus
+    public var headers: HTTPHeaders
+    public var body: Body
+
+    public init(status: HTTPStatus = .ok, headers: HTTPHeaders = [:], body: Body = .bytes([])) {
+        self.status = status
+        self.headers = headers
+        self.body = body
+    }
+
+    /// A UTF-8 body with the given content type.
+    public init(status: HTTPStatus = .ok, contentType: String, body: some StringProtocol) {
+        self.init(status: status, headers: ["Content-Type": contentType], body: .bytes(Array(body.utf8)))
+    }
+
+    /// The body's bytes; empty for a file body. Meant for tests and small answers.
+    public var bodyBytes: [UInt8] {
+        if case .bytes(let bytes) = body { bytes } else { [] }
+    }
+
+    /// The body as UTF-8 text; empty for a file body.
+    public var bodyText: String { String(decoding: bodyBytes, as: UTF8.self) }
+}

@@ -1,0 +1,30 @@
+/// A value a handler can return: it knows how to become a response.
+///
+/// ```swift
+/// extension Receipt: ResponseConvertible {
+///     public func response() -> Response {
+///         Response(contentType: "text/plain; charset=utf-8", body: "paid \(amount)")
+///     }
+/// }
+/// ```
+public protocol ResponseConvertible: SendableMetatype {
+    func response() -> Response
+}
+
+extension Response: ResponseConvertible {
+    public func response() -> Response { self }
+}
+
+extension String: ResponseConvertible {
+    /// Plain UTF-8 text.
+    public func response() -> Response {
+        Response(contentType: "text/plain; charset=utf-8", body: self)
+    }
+}
+
+extension HTTPError: ResponseConvertible {
+    /// The default rendering of an error: its message as plain text.
+    public func response() -> Response {
+        Response(status: status, contentType: "text/plain; charset=utf-8", body: message + "\n")
+    }
+}

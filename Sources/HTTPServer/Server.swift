@@ -1,0 +1,99 @@
+import CMicroHTTPD
+import Synchronization
+#if canImport(Glibc)
+import Glibc
+#else
+import Darwin
+#endif
+
+/// An HTTP server: owns a libmicrohttpd daemon that answers with a `Responder`.
+///
+/// ```swift
+/// let server = try Server.start(configuration, responder: router)
+/// print("listening on", server.port)
+/// server.stop()
+/// ```
+public final class Server: Sendable {
+    /// The port it listens on (the real one when the configuration asked for 0).
+    public let port: Int
+    private let core: ServerCore
+    private let daemon: DaemonHandle
+    private let coreReference: Unmanaged<ServerCore>
+    private let stopped = Atomic<Bool>(false)
+
+    private struct DaemonHandle: @unchecked Sendable {
+        let pointer: OpaquePointer
+    }
+
+    private init(port: Int, core: ServerCore, daemon: DaemonHandle, coreReference: Unmanaged<ServerCore>) {
+        self.port = port
+        self.core = core
+        self.daemon = daemon
+        self.coreReference = coreReference
+    }
+
+    /// Binds, starts the worker threads and begins answering.
+    /// - Throws: `ServerError` naming what is wrong (busy port, bad host).
+    public static func start(
+        _ configuration: ServerConfiguration, responder: any Responder, logger: Logger = .standardError
+    ) throws(ServerError) -> Server {
+        let socket = try ListeningSocket.open(host: configuration.host, port: configuration.port)
+        let core = ServerCore(responder: responder, logger: logger, configuration: configuration)
+        let reference = Unmanaged.passRetained(core)
+
+        var flags = MHD_USE_INTERNAL_POLLING_THREAD.rawValue | MHD_USE_EPOLL.rawValue
+            | MHD_ALLOW_SUSPEND_RESUME.rawValue | MHD_USE_ERROR_LOG.rawValue
+        if socket.isIPv6 { flags |= MHD_USE_IPv6.rawValue }
+        var options: [MHD_OptionItem] = [
+            MHD_OptionItem(option: .CONNECTION_TIMEOUT, value: configuration.connectionTimeout, ptr_value: nil),
+            MHD_OptionItem(option: .CONNECTION_LIMIT, value: configuration.connectionLimit, ptr_value: nil),
+            MHD_OptionItem(option: .PER_IP_CONNECTION_LIMIT, value: configuration.perClientConnectionLimit, ptr_value: nil),
+            MHD_OptionItem(option: .CONNECTION_MEMORY_LIMIT, value: configuration.connectionMemoryLimit, ptr_value: nil),
+        ]
+        // A pool of one logs a warning: leave the option out and use the polling thread.
+        if configuration.threads > 1 {
+            options.append(MHD_OptionItem(option: .THREAD_POOL_SIZE, value: configuration.threads, ptr_value: nil))
+        }
+        options.append(MHD_OptionItem(option: .END, value: 0, ptr_value: nil))
+
+        let started = options.withUnsafeBufferPointer { items in
+            sectional_start_daemon(
+                UInt32(flags), socket.descriptor,
+                MHDCallbacks.access, reference.toOpaque(),
+                MHDCallbacks.requestStarted, reference.toOpaque(),
+                MHDCallbacks.completed, reference.toOpaque(),
+                items.baseAddress)
+        }
+        guard let started else {
+            close(socket.descriptor)
+            reference.release()
+            throw .daemonRefused
+        }
+        return Server(port: socket.port, core: core, daemon: DaemonHandle(pointer: started), coreReference: reference)
+    }
+
+    /// Requests begun and not yet completed.
+    public var requestsInFlight: Int { core.inFlight.load(ordering: .relaxed) }
+
+    /// Connections open, idle keep-alive ones included.
+    public var openConnections: Int { Int(sectional_daemon_connection_count(daemon.pointer)) }
+
+    /// Stops gracefully: accepts no new connection, lets requests in flight
+    /// finish within the configuration's grace period, answers any still
+    /// waiting with 503, then closes every connection. Safe to call twice.
+    public func stop() {
+        guard !stopped.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        core.isStopping.store(true, ordering: .relaxed)
+        let listener = MHD_quiesce_daemon(daemon.pointer)
+        let deadline = ContinuousClock.now + core.configuration.shutdownGrace
+        while core.inFlight.load(ordering: .relaxed) > 0 && ContinuousClock.now < deadline {
+            usleep(5_000)
+        }
+        core.resumeAllSuspended()
+        MHD_stop_daemon(daemon.pointer)
+        if listener >= 0 { close(listener) }
+        coreReference.release()
+    }
+
+    deinit { stop() }
+}

@@ -1,0 +1,139 @@
+import CMicroHTTPD
+import Dispatch
+import Synchronization
+
+/// The state shared by all of a daemon's worker threads: the responder, the
+/// log, and the requests in flight. libmicrohttpd's callbacks reach it
+/// through their `cls` pointer.
+final class ServerCore: Sendable {
+    let responder: any Responder
+    let logger: Logger
+    let configuration: ServerConfiguration
+    /// Requests begun and not yet completed; `stop()` waits for zero.
+    let inFlight = Atomic<Int>(0)
+    let isStopping = Atomic<Bool>(false)
+    /// Requests whose connection is suspended while a task answers them.
+    private let suspended = Mutex<[ObjectIdentifier: RequestState]>([:])
+
+    init(responder: any Responder, logger: Logger, configuration: ServerConfiguration) {
+        self.responder = responder
+        self.logger = logger
+        self.configuration = configuration
+    }
+
+    // MARK: The request's life, one libmicrohttpd call at a time
+
+    func begin(target: String) -> RequestState {
+        inFlight.add(1, ordering: .relaxed)
+        return RequestState(target: target, startedAt: DispatchTime.now().uptimeNanoseconds)
+    }
+
+    func handle(_ connection: OpaquePointer, _ state: RequestState, method: String, uploadSize: UnsafeMutablePointer<Int>) -> MHD_Result {
+        switch state.phase {
+        case .receivingHeaders:
+            state.method = HTTPMethod(rawValue: method)
+            state.phase = .receivingBody
+            return .YES
+        case .receivingBody where uploadSize.pointee > 0:
+            state.bodyBytes += uploadSize.pointee
+            uploadSize.pointee = 0
+            guard state.bodyBytes <= configuration.requestBodyLimit else {
+                return queue(HTTPError(.contentTooLarge, "The request body is too large.").response(), on: connection, state)
+            }
+            return .YES
+        case .receivingBody:
+            return dispatch(connection, state)
+        case .waiting:
+            guard let response = state.takeResponse() else { return .YES }
+            return queue(response, on: connection, state)
+        case .answered:
+            return .YES
+        }
+    }
+
+    func complete(_ state: RequestState, _ termination: MHD_RequestTerminationCode) {
+        inFlight.subtract(1, ordering: .relaxed)
+        guard configuration.accessLog else { return }
+        let micros = (DispatchTime.now().uptimeNanoseconds - state.startedAt) / 1000
+        let status = state.status == 0 ? "- (\(termination))" : String(state.status)
+        logger.log("\(state.method) \(state.target) \(status) \(state.sentBytes)B \(micros)us")
+    }
+
+    // MARK: Answering
+
+    private func dispatch(_ connection: OpaquePointer, _ state: RequestState) -> MHD_Result {
+        let request: Request
+        do {
+            request = try Request(method: state.method, target: state.target, headers: Self.headers(of: connection))
+        } catch {
+            return queue(error.response(), on: connection, state)
+        }
+        if state.bodyBytes > 0 && request.method.isRead {
+            return queue(HTTPError(.badRequest, "A \(request.method) request carries no body.").response(), on: connection, state)
+        }
+        if let response = responder.respondImmediately(to: request) {
+            return queue(response, on: connection, state)
+        }
+        // Never wait on a worker thread: park the connection, answer in a task.
+        MHD_suspend_connection(connection)
+        let handle = ConnectionHandle(pointer: connection)
+        state.phase = .waiting
+        state.connection = handle
+        suspended.withLock { $0[ObjectIdentifier(state)] = state }
+        Task { [self] in
+            let response = await answer(request)
+            resume(state, with: response)
+        }
+        return .YES
+    }
+
+    private func answer(_ request: Request) async -> Response {
+        do {
+            return try await responder.respond(to: request)
+        } catch {
+            logger.log("error: \(request.method) \(request.path): \(String(reflecting: error))")
+            return HTTPError(.internalServerError, "The server failed to answer; the error is logged.").response()
+        }
+    }
+
+    /// Hands the answer over and resumes the connection, unless `stop()` already did.
+    private func resume(_ state: RequestState, with response: Response) {
+        guard state.deliver(response), let connection = state.connection else { return }
+        suspended.withLock { _ = $0.removeValue(forKey: ObjectIdentifier(state)) }
+        MHD_resume_connection(connection.pointer)
+    }
+
+    /// Answers every parked request with 503 so the daemon can stop.
+    func resumeAllSuspended() {
+        let parked = suspended.withLock { parked in
+            defer { parked.removeAll() }
+            return Array(parked.values)
+        }
+        let unavailable = HTTPError(.serviceUnavailable, "The server is stopping.").response()
+        for state in parked {
+            if state.deliver(unavailable), let connection = state.connection {
+                MHD_resume_connection(connection.pointer)
+            }
+        }
+    }
+
+    private func queue(_ response: Response, on connection: OpaquePointer, _ state: RequestState) -> MHD_Result {
+        state.phase = .answered
+        let closing = isStopping.load(ordering: .relaxed)
+        guard let made = MHDResponse.make(response, closeConnection: closing) else {
+            return queue(HTTPError(.notFound, "The file is gone.").response(), on: connection, state)
+        }
+        defer { MHD_destroy_response(made) }
+        state.status = response.status.code
+        state.sentBytes = state.method == .head ? 0 : response.body.count
+        return MHD_queue_response(connection, UInt32(response.status.code), made)
+    }
+
+    private static func headers(of connection: OpaquePointer) -> HTTPHeaders {
+        var headers = HTTPHeaders()
+        withUnsafeMutablePointer(to: &headers) { pointer in
+            _ = MHD_get_connection_values(connection, .HEADER_KIND, MHDCallbacks.collectHeader, pointer)
+        }
+        return headers
+    }
+}

@@ -1,0 +1,86 @@
+#if canImport(Glibc)
+import Glibc
+#else
+import Darwin
+#endif
+
+/// Serves the regular files below one directory, with `ETag`, `304` and
+/// `Cache-Control`. A path that resolves outside the directory is not found.
+public struct StaticFiles: Sendable {
+    /// The directory's real path, without a trailing slash.
+    public let root: String
+    public let cacheControl: String
+
+    /// - Throws: `ServerError.publicDirectory` when `directory` is not a readable directory.
+    public init(directory: String, cacheControl: String = "public, max-age=300") throws(ServerError) {
+        guard let resolved = Self.realPath(directory), Self.isDirectory(resolved) else {
+            throw .publicDirectory(directory)
+        }
+        root = resolved
+        self.cacheControl = cacheControl
+    }
+
+    /// The answer for a GET or HEAD of `request.path`, or `nil` when no such file is served.
+    public func response(for request: Request) -> Response? {
+        guard let file = resolve(request.path) else { return nil }
+        var headers: HTTPHeaders = ["ETag": file.etag, "Cache-Control": cacheControl]
+        if let candidates = request.headers["If-None-Match"], Self.matches(candidates, etag: file.etag) {
+            return Response(status: .notModified, headers: headers)
+        }
+        headers["Content-Type"] = MediaType.forFile(named: file.path)
+        return Response(headers: headers, body: .file(path: file.path, size: file.size))
+    }
+
+    /// A file the directory serves: its real path, size and entity tag.
+    struct ResolvedFile: Equatable {
+        var path: String
+        var size: UInt64
+        var etag: String
+    }
+
+    /// Resolves a decoded URL path to a regular file inside `root`, or `nil`.
+    func resolve(_ urlPath: String) -> ResolvedFile? {
+        guard urlPath.hasPrefix("/"), !urlPath.contains("\0"), !urlPath.contains("\\") else { return nil }
+        let segments = urlPath.split(separator: "/", omittingEmptySubsequences: true)
+        guard !segments.contains(where: { $0 == ".." || $0 == "." }) else { return nil }
+        let candidate = root + "/" + segments.joined(separator: "/")
+        // Symlinks may point anywhere: judge the path they really lead to.
+        guard let real = Self.realPath(candidate), real.hasPrefix(root + "/") else { return nil }
+        var info = stat()
+        guard stat(real, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return nil }
+        let size = UInt64(info.st_size)
+        let modified = UInt64(info.st_mtim.tv_sec) &* 1_000_000_000 &+ UInt64(info.st_mtim.tv_nsec)
+        let etag = "\"" + String(size, radix: 16) + "-" + String(modified, radix: 16) + "\""
+        return ResolvedFile(path: real, size: size, etag: etag)
+    }
+
+    /// Whether an `If-None-Match` value names `etag` (weak comparison) or is `*`.
+    static func matches(_ ifNoneMatch: String, etag: String) -> Bool {
+        ifNoneMatch.split(separator: ",").contains { candidate in
+            var tag = candidate.trimmingSpaces
+            if tag == "*" { return true }
+            if tag.hasPrefix("W/") { tag = tag.dropFirst(2) }
+            return tag == etag
+        }
+    }
+
+    private static func realPath(_ path: String) -> String? {
+        guard let resolved = realpath(path, nil) else { return nil }
+        defer { free(resolved) }
+        return String(cString: resolved)
+    }
+
+    private static func isDirectory(_ path: String) -> Bool {
+        var info = stat()
+        return stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR
+    }
+}
+
+extension Substring {
+    var trimmingSpaces: Substring {
+        var s = self
+        while s.first == " " || s.first == "\t" { s = s.dropFirst() }
+        while s.last == " " || s.last == "\t" { s = s.dropLast() }
+        return s
+    }
+}

@@ -1,0 +1,56 @@
+/// Where a composed page lives, and the query items (such as a date) that
+/// every link of it must carry along with its composition.
+public struct PageAddress: Sendable, Equatable {
+    /// The page's path, e.g. `/feed`.
+    public var path: String
+    /// Items kept on every link, before the composition's, e.g. `date`.
+    public var context: [QueryPair]
+
+    public struct QueryPair: Sendable, Equatable {
+        public var name: String
+        public var value: String
+        public init(_ name: String, _ value: String) {
+            self.name = name
+            self.value = value
+        }
+    }
+
+    public init(path: String, context: [QueryPair] = []) {
+        self.path = path
+        self.context = context
+    }
+
+    /// The page's URL showing `plan`.
+    public func url(for plan: CompositionPlan) -> String {
+        Self.url(path, context + plan.queryItems.map { QueryPair($0.name, $0.value) })
+    }
+
+    /// The URL of one section's fragment, e.g. `/feed/sections/alerts?sections=alerts`.
+    public func fragmentURL(of id: String, in plan: CompositionPlan) -> String {
+        Self.url(path + "/sections/" + id, context + plan.queryItems.map { QueryPair($0.name, $0.value) })
+    }
+
+    static func url(_ path: String, _ items: [QueryPair]) -> String {
+        guard !items.isEmpty else { return path }
+        return path + "?" + items.map { QueryEncoding.encode($0.name) + "=" + QueryEncoding.encode($0.value) }.joined(separator: "&")
+    }
+}
+
+/// Percent-encoding for query names and values; `,` stays readable.
+enum QueryEncoding {
+    static func encode(_ text: String) -> String {
+        var encoded = ""
+        for byte in text.utf8 {
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+                 UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "_"),
+                 UInt8(ascii: "."), UInt8(ascii: "~"), UInt8(ascii: ","):
+                encoded.unicodeScalars.append(Unicode.Scalar(byte))
+            default:
+                let hex = String(byte, radix: 16, uppercase: true)
+                encoded += byte < 16 ? "%0" + hex : "%" + hex
+            }
+        }
+        return encoded
+    }
+}

@@ -1,0 +1,31 @@
+/// A composed page described for scripts: the JSON of `/api/…/sections`.
+public struct PageDescription: Codable, Sendable, Equatable {
+    public struct Section: Codable, Sendable, Equatable {
+        public var id: String
+        public var title: String
+        /// 1 for the top section.
+        public var position: Int
+        /// Where the section's HTML fragment alone is served.
+        public var fragment: String
+    }
+
+    public struct Available: Codable, Sendable, Equatable {
+        public var id: String
+        public var title: String
+    }
+
+    /// The page's canonical URL.
+    public var page: String
+    public var sections: [Section]
+    /// Sections the page could add.
+    public var available: [Available]
+
+    public init(plan: CompositionPlan, address: PageAddress) {
+        page = address.url(for: plan)
+        sections = plan.sectionIDs.enumerated().map { index, id in
+            Section(id: id, title: plan.catalog.title(of: id) ?? id, position: index + 1,
+                    fragment: address.fragmentURL(of: id, in: plan))
+        }
+        available = plan.absentIDs.map { Available(id: $0, title: plan.catalog.title(of: $0) ?? $0) }
+    }
+}

@@ -1,0 +1,90 @@
+/// A controller that loads its own data and renders one HTML fragment: the
+/// server's counterpart of a child view controller.
+///
+/// Subclass it, give it an id and a title, load in `makeLoad()` and render in
+/// `render(into:)`:
+///
+/// ```swift
+/// final class GreetingSection: SectionController {
+///     private var name = ""
+///     init() { super.init(id: "greeting", title: "Greeting") }
+///     override func makeLoad() -> SectionLoad? {
+///         SectionLoad({ try await Directory.currentUserName() }) { self.name = $0 }
+///     }
+///     override func render(into html: inout HTMLWriter) {
+///         p { "Hello, \(name)!" }.render(into: &html)
+///     }
+/// }
+/// ```
+///
+/// Controllers form a tree (`addChild(_:)`, `removeFromParent()`) made per
+/// request; children refer to their parent weakly, so releasing the root
+/// frees the whole tree.
+open class SectionController {
+    /// Stable, URL-safe identity, e.g. `credit-score`.
+    public let id: String
+    open var title: String
+    /// The container this controller is a child of.
+    public internal(set) weak var parent: SectionController?
+    /// The children in order.
+    public internal(set) var children: [SectionController] = []
+    /// Whether the data load has run, and how it ended.
+    public internal(set) var loadState = LoadState.notLoaded
+
+    public init(id: String, title: String) {
+        self.id = id
+        self.title = title
+    }
+
+    // MARK: Containment callbacks
+
+    /// Called before the controller joins `parent`, or leaves its parent when `nil`.
+    open func willMove(toParent parent: SectionController?) {}
+
+    /// Called after the controller joined `parent`, or left its parent when `nil`.
+    open func didMove(toParent parent: SectionController?) {}
+
+    // MARK: Data and rendering
+
+    /// The controller's data load, run once before rendering (the analogue of
+    /// `viewDidLoad`); `nil` when there is nothing to load.
+    open func makeLoad() -> SectionLoad? { nil }
+
+    /// Renders the fragment from the loaded data. The default renders the
+    /// children one after another.
+    open func render(into html: inout HTMLWriter) {
+        for child in children { child.renderContent(into: &html) }
+    }
+
+    /// Rendered in place of the content when the load failed: the title and
+    /// a short notice.
+    open func renderFallback(into html: inout HTMLWriter) {
+        div(.class("section-fallback"), .role("status")) {
+            p { "\(title) could not be loaded right now." }
+        }.render(into: &html)
+    }
+
+    /// The content, or the fallback when the load failed.
+    public final func renderContent(into html: inout HTMLWriter) {
+        if case .failed = loadState {
+            renderFallback(into: &html)
+        } else {
+            render(into: &html)
+        }
+    }
+
+    /// Marks this controller and its descendants to load again, e.g. for a new date.
+    public func setNeedsLoad() {
+        loadState = .notLoaded
+        for child in children { child.setNeedsLoad() }
+    }
+
+    /// The descendant (or self) with this id.
+    public func descendant(withID id: String) -> SectionController? {
+        if self.id == id { return self }
+        for child in children {
+            if let found = child.descendant(withID: id) { return found }
+        }
+        return nil
+    }
+}

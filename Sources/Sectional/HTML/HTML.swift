@@ -1,0 +1,82 @@
+/// Anything that renders as HTML.
+///
+/// A `String` is always escaped text; markup comes from elements or, rarely,
+/// from `RawHTML`, which must be spelled out.
+///
+/// ```swift
+/// struct Greeting: HTML {
+///     var name: String
+///     func render(into html: inout HTMLWriter) {
+///         p(.class("greeting")) { "Hello, \(name)!" }.render(into: &html)
+///     }
+/// }
+/// ```
+public protocol HTML {
+    /// Appends this content's UTF-8 bytes to `html`.
+    func render(into html: inout HTMLWriter)
+}
+
+extension HTML {
+    /// The rendered markup as a string; meant for tests and small pieces.
+    public func render() -> String {
+        var writer = HTMLWriter()
+        render(into: &writer)
+        return String(decoding: writer.bytes, as: UTF8.self)
+    }
+}
+
+extension String: HTML {
+    /// Text: `& < > " '` are escaped.
+    public func render(into html: inout HTMLWriter) { html.writeEscaped(self) }
+}
+
+extension Optional: HTML where Wrapped: HTML {
+    public func render(into html: inout HTMLWriter) { self?.render(into: &html) }
+}
+
+extension Array: HTML where Element: HTML {
+    public func render(into html: inout HTMLWriter) {
+        for item in self { item.render(into: &html) }
+    }
+}
+
+/// Markup written as is, unescaped. Use only for markup the program itself wrote.
+public struct RawHTML: HTML, Sendable {
+    public let markup: String
+    public init(_ markup: String) { self.markup = markup }
+    public func render(into html: inout HTMLWriter) { html.writeRaw(markup) }
+}
+
+/// Nothing.
+public struct EmptyHTML: HTML, Sendable {
+    public init() {}
+    public func render(into html: inout HTMLWriter) {}
+}
+
+/// A sequence of contents rendered one after another; what the builder makes of a block.
+public struct HTMLTuple<each Content: HTML>: HTML {
+    let content: (repeat each Content)
+    public init(_ content: repeat each Content) { self.content = (repeat each content) }
+    public func render(into html: inout HTMLWriter) {
+        repeat (each content).render(into: &html)
+    }
+}
+
+/// One of two contents: what the builder makes of `if`/`else` and `switch`.
+public enum HTMLEither<First: HTML, Second: HTML>: HTML {
+    case first(First)
+    case second(Second)
+    public func render(into html: inout HTMLWriter) {
+        switch self {
+        case .first(let content): content.render(into: &html)
+        case .second(let content): content.render(into: &html)
+        }
+    }
+}
+
+/// Content built by a closure, for passing built markup around as one value.
+public struct HTMLGroup<Content: HTML>: HTML {
+    let content: Content
+    public init(@HTMLBuilder _ content: () -> Content) { self.content = content() }
+    public func render(into html: inout HTMLWriter) { content.render(into: &html) }
+}

@@ -1,0 +1,36 @@
+/// A whole page: doctype, head (title, stylesheet, canonical link, script)
+/// and the body's content.
+public struct HTMLDocument<Body: HTML>: HTML {
+    public var title: String
+    public var stylesheets: [String]
+    public var scripts: [String]
+    public var canonicalURL: String?
+    public var body: Body
+
+    public init(
+        title: String, stylesheets: [String] = [], scripts: [String] = [], canonicalURL: String? = nil,
+        @HTMLBuilder body: () -> Body
+    ) {
+        self.title = title
+        self.stylesheets = stylesheets
+        self.scripts = scripts
+        self.canonicalURL = canonicalURL
+        self.body = body()
+    }
+
+    public func render(into html: inout HTMLWriter) {
+        html.writeRaw("<!DOCTYPE html>\n")
+        Sectional.html(.lang("en")) {
+            head {
+                meta(.charset("utf-8"))
+                meta(.name("viewport"), .content("width=device-width, initial-scale=1"))
+                Sectional.title { title }
+                for stylesheet in stylesheets { link(.rel("stylesheet"), .href(stylesheet)) }
+                link(.rel("icon"), .href("/favicon.svg"), .type("image/svg+xml"))
+                if let canonicalURL { link(.rel("canonical"), .href(canonicalURL)) }
+                for source in scripts { Sectional.script(.src(source), .defer) }
+            }
+            Sectional.body { body }
+        }.render(into: &html)
+    }
+}

@@ -1,0 +1,15 @@
+/// Content rendered by a closure: for putting what a controller renders
+/// inside built markup.
+///
+/// ```swift
+/// div(.class("body")) { HTMLRenderer { html in child.renderContent(into: &html) } }
+/// ```
+public struct HTMLRenderer: HTML {
+    let body: (inout HTMLWriter) -> Void
+
+    public init(_ body: @escaping (inout HTMLWriter) -> Void) {
+        self.body = body
+    }
+
+    public func render(into html: inout HTMLWriter) { body(&html) }
+}

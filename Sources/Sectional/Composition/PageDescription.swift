@@ -7,11 +7,15 @@ public struct PageDescription: Codable, Sendable, Equatable {
         public var position: Int
         /// Where the section's HTML fragment alone is served.
         public var fragment: String
+        /// The page without this section.
+        public var remove: String
     }
 
     public struct Available: Codable, Sendable, Equatable {
         public var id: String
         public var title: String
+        /// The page with this section added at the end.
+        public var add: String
     }
 
     /// The page's canonical URL.
@@ -24,8 +28,10 @@ public struct PageDescription: Codable, Sendable, Equatable {
         page = address.url(for: plan)
         sections = plan.sectionIDs.enumerated().map { index, id in
             Section(id: id, title: plan.catalog.title(of: id) ?? id, position: index + 1,
-                    fragment: address.fragmentURL(of: id, in: plan))
+                    fragment: address.fragmentURL(of: id, in: plan), remove: address.url(for: plan.removing(id)))
         }
-        available = plan.absentIDs.map { Available(id: $0, title: plan.catalog.title(of: $0) ?? $0) }
+        available = plan.absentIDs.map { id in
+            Available(id: id, title: plan.catalog.title(of: id) ?? id, add: address.url(for: plan.adding(id)))
+        }
     }
 }

@@ -43,5 +43,8 @@ extension HTMLAttribute {
     public static func data(_ name: String, _ value: String) -> HTMLAttribute { HTMLAttribute("data-" + name, value) }
     public static var checked: HTMLAttribute { HTMLAttribute("checked", nil) }
     public static var required: HTMLAttribute { HTMLAttribute("required", nil) }
+    public static var selected: HTMLAttribute { HTMLAttribute("selected", nil) }
+    /// `for="id"`: the control a label names.
+    public static func labelFor(_ id: String) -> HTMLAttribute { HTMLAttribute("for", id) }
     public static var `defer`: HTMLAttribute { HTMLAttribute("defer", nil) }
 }

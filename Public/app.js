@@ -1,0 +1,95 @@
+// Progressive enhancement: with JavaScript, adding or removing a section
+// updates the page in place (fetching only the new section's fragment) and
+// the address bar; without it, every link is an ordinary page load.
+(() => {
+  "use strict";
+
+  const stack = document.getElementById("stack");
+  if (!stack || !window.fetch || !window.history) return;
+
+  // The JSON twin of a page URL: /feed?x -> /api/feed/sections?x
+  const apiURL = (pageURL) => {
+    const url = new URL(pageURL, location.href);
+    return "/api" + url.pathname + "/sections" + url.search;
+  };
+
+  const fetchText = async (url) => {
+    const response = await fetch(url, { headers: { Accept: "text/html" } });
+    if (!response.ok) throw new Error(url + " answered " + response.status);
+    return response.text();
+  };
+
+  const fragmentElement = (html) => {
+    const template = document.createElement("template");
+    template.innerHTML = html.trim();
+    return template.content.firstElementChild;
+  };
+
+  const sectionElement = (id) => stack.querySelector(':scope > section[data-section="' + CSS.escape(id) + '"]');
+
+  // Rebuilds the "Add a section" links from the page description.
+  const renderPicker = (available) => {
+    let picker = document.querySelector(".section-picker");
+    if (available.length === 0) { if (picker) picker.remove(); return; }
+    if (!picker) {
+      picker = document.createElement("nav");
+      picker.className = "section-picker";
+      picker.setAttribute("aria-label", "Add sections");
+      const heading = document.createElement("h2");
+      heading.textContent = "Add a section";
+      picker.append(heading, document.createElement("ul"));
+      stack.after(picker);
+    }
+    const list = picker.querySelector("ul");
+    list.replaceChildren(...available.map((entry) => {
+      const link = document.createElement("a");
+      link.href = entry.add;
+      link.dataset.sectionAction = "add";
+      link.dataset.section = entry.id;
+      link.textContent = "+ " + entry.title;
+      const item = document.createElement("li");
+      item.append(link);
+      return item;
+    }));
+  };
+
+  const applyComposition = async (pageURL) => {
+    const description = await (await fetch(apiURL(pageURL))).json();
+    if (description.error) throw new Error(description.error.message);
+    // Fetch only the sections not on the page yet, all at once.
+    const missing = description.sections.filter((s) => !sectionElement(s.id));
+    const fetched = await Promise.all(missing.map((s) => fetchText(s.fragment)));
+    const fresh = new Map(missing.map((s, i) => [s.id, fragmentElement(fetched[i])]));
+
+    const wanted = new Set(description.sections.map((s) => s.id));
+    for (const element of stack.querySelectorAll(":scope > section[data-section]")) {
+      if (!wanted.has(element.dataset.section)) element.remove();
+    }
+    for (const section of description.sections) {
+      const element = sectionElement(section.id) || fresh.get(section.id);
+      const remove = element.querySelector('[data-section-action="remove"]');
+      if (remove) remove.href = section.remove;
+      stack.append(element); // appending an existing node moves it: page order holds
+    }
+    let empty = stack.querySelector(".stack-empty");
+    if (!empty && description.sections.length === 0) {
+      empty = document.createElement("div");
+      empty.className = "stack-empty";
+      empty.setAttribute("role", "status");
+      empty.textContent = "No sections are shown. Add one below.";
+      stack.prepend(empty);
+    }
+    if (empty) empty.hidden = description.sections.length > 0;
+    renderPicker(description.available);
+    const canonical = document.querySelector('link[rel="canonical"]');
+    if (canonical) canonical.href = description.page;
+    history.replaceState(null, "", description.page);
+  };
+
+  document.addEventListener("click", (event) => {
+    const link = event.target.closest("a[data-section-action]");
+    if (!link || event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
+    event.preventDefault();
+    applyComposition(link.href).catch(() => { location.href = link.href; });
+  });
+})();

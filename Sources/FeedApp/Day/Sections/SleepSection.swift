@@ -1,0 +1,34 @@
+import Sectional
+
+/// The night before the day: time asleep, bedtime, quality.
+final class SleepSection: SectionController, DaySection {
+    static let id = "sleep"
+    private let store: any DayStore
+    var date: Day
+    private var night: Night?
+
+    init(store: any DayStore, date: Day) {
+        self.store = store
+        self.date = date
+        super.init(id: Self.id, title: "Sleep")
+    }
+
+    override func makeLoad() -> SectionLoad? {
+        SectionLoad({ [store, date] in try await store.sleep(on: date) }) { self.night = $0 }
+    }
+
+    override func render(into html: inout HTMLWriter) {
+        guard let night else { return }
+        let bedtime = (night.bedtimeMinutes + 24 * 60) % (24 * 60)
+        dl(.class("stats")) {
+            div { dt { "Asleep" }; dd { "\(night.minutesAsleep / 60) h \(night.minutesAsleep % 60) min" } }
+            div { dt { "Bedtime" }; dd { clock(bedtime) } }
+            div { dt { "Quality" }; dd { "\(night.quality) / 100" } }
+        }.render(into: &html)
+    }
+
+    private func clock(_ minutes: Int) -> String {
+        let hour = minutes / 60, minute = minutes % 60
+        return (hour < 10 ? "0" : "") + String(hour) + (minute < 10 ? ":0" : ":") + String(minute)
+    }
+}

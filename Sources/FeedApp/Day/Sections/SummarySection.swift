@@ -1,0 +1,39 @@
+import Sectional
+
+/// Steps, active minutes and calories for the day.
+final class SummarySection: SectionController, DaySection {
+    static let id = "summary"
+    private let store: any DayStore
+    var date: Day
+    private var summary: DaySummary?
+
+    init(store: any DayStore, date: Day) {
+        self.store = store
+        self.date = date
+        super.init(id: Self.id, title: "Summary")
+    }
+
+    override func makeLoad() -> SectionLoad? {
+        SectionLoad({ [store, date] in try await store.summary(on: date) }) { self.summary = $0 }
+    }
+
+    override func render(into html: inout HTMLWriter) {
+        guard let summary else { return }
+        dl(.class("stats")) {
+            div { dt { "Steps" }; dd { grouped(summary.steps) } }
+            div { dt { "Active minutes" }; dd { String(summary.activeMinutes) } }
+            div { dt { "Calories" }; dd { grouped(summary.calories) } }
+        }.render(into: &html)
+    }
+}
+
+/// `12,345`.
+func grouped(_ number: Int) -> String {
+    let digits = String(number.magnitude)
+    var result = number < 0 ? "-" : ""
+    for (offset, digit) in digits.enumerated() {
+        if offset > 0 && (digits.count - offset) % 3 == 0 { result.append(",") }
+        result.append(digit)
+    }
+    return result
+}

@@ -1,0 +1,34 @@
+import Sectional
+
+/// The day's workout, or a rest day.
+final class WorkoutSection: SectionController, DaySection {
+    static let id = "workout"
+    private let store: any DayStore
+    var date: Day
+    private var workout: Workout?
+
+    init(store: any DayStore, date: Day) {
+        self.store = store
+        self.date = date
+        super.init(id: Self.id, title: "Workout")
+    }
+
+    override func makeLoad() -> SectionLoad? {
+        SectionLoad({ [store, date] in try await store.workout(on: date) }) { self.workout = $0 }
+    }
+
+    override func render(into html: inout HTMLWriter) {
+        guard let workout else {
+            p(.class("quiet")) { "Rest day: no workout recorded." }.render(into: &html)
+            return
+        }
+        dl(.class("stats")) {
+            div { dt { "Workout" }; dd { workout.kind } }
+            div { dt { "Duration" }; dd { "\(workout.minutes) min" } }
+            if let kilometres = workout.kilometres {
+                div { dt { "Distance" }; dd { "\((kilometres * 10).rounded() / 10) km" } }
+            }
+        }.render(into: &html)
+        p(.class("note")) { workout.note }.render(into: &html)
+    }
+}

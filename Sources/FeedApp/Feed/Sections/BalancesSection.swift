@@ -1,0 +1,41 @@
+import Sectional
+
+/// The user's accounts with their balances and a total; negative balances marked.
+final class BalancesSection: SectionController {
+    static let id = "balances"
+    private let store: any FeedStore
+    private var accounts: [Account] = []
+
+    init(store: any FeedStore) {
+        self.store = store
+        super.init(id: Self.id, title: "Balances")
+    }
+
+    override func makeLoad() -> SectionLoad? {
+        SectionLoad({ [store] in try await store.accounts() }) { self.accounts = $0 }
+    }
+
+    override func render(into html: inout HTMLWriter) {
+        let total = Money(cents: accounts.reduce(0) { $0 + $1.balance.cents })
+        table(.class("balances")) {
+            tbody {
+                for account in accounts {
+                    tr {
+                        td {
+                            div(.class("account-name")) { account.name }
+                            div(.class("account-number")) { account.maskedNumber }
+                        }
+                        td(.class(account.balance.isNegative ? "amount negative" : "amount")) {
+                            account.balance.formatted
+                            if account.balance.isNegative { span(.class("owed")) { " owed" } }
+                        }
+                    }
+                }
+                tr(.class("total")) {
+                    th { "Total" }
+                    td(.class(total.isNegative ? "amount negative" : "amount")) { total.formatted }
+                }
+            }
+        }.render(into: &html)
+    }
+}

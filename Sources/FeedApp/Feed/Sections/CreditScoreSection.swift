@@ -1,0 +1,58 @@
+import Sectional
+
+/// The credit score, its band, and twelve months of history as a small chart.
+final class CreditScoreSection: SectionController {
+    static let id = "credit-score"
+    private let store: any FeedStore
+    private var credit = CreditScore(score: 0, history: [])
+
+    init(store: any FeedStore) {
+        self.store = store
+        super.init(id: Self.id, title: "Credit score")
+    }
+
+    override func makeLoad() -> SectionLoad? {
+        SectionLoad({ [store] in try await store.creditScore() }) { self.credit = $0 }
+    }
+
+    override func render(into html: inout HTMLWriter) {
+        let change = credit.history.count > 1 ? credit.score - credit.history[0] : 0
+        div(.class("credit")) {
+            div(.class("credit-figure")) {
+                span(.class("credit-score")) { String(credit.score) }
+                span(.class("credit-band")) { credit.band }
+                span(.class(change < 0 ? "credit-change negative" : "credit-change")) {
+                    "\(change < 0 ? "\u{2212}" : "+")\(abs(change)) in 12 months"
+                }
+            }
+            HistoryChart(values: credit.history)
+        }.render(into: &html)
+    }
+}
+
+/// A line chart of monthly values, drawn as inline SVG.
+struct HistoryChart: HTML {
+    var values: [Int]
+    var width = 240
+    var height = 64
+
+    func render(into html: inout HTMLWriter) {
+        guard values.count > 1, let low = values.min(), let high = values.max() else { return }
+        let range = max(1, high - low)
+        let step = Double(width - 8) / Double(values.count - 1)
+        let points = values.enumerated().map { index, value in
+            let x = 4 + Double(index) * step
+            let y = 4 + Double(height - 8) * Double(high - value) / Double(range)
+            return "\(Int(x.rounded())),\(Int(y.rounded()))"
+        }
+        let summary = "Score history over 12 months, from \(values[0]) to \(values[values.count - 1])"
+        div(.class("credit-chart")) {
+            svg(.class("chart"), HTMLAttribute("viewBox", "0 0 \(width) \(height)"), .role("img"), .aria("label", summary)) {
+                polyline(HTMLAttribute("points", points.joined(separator: " ")), HTMLAttribute("fill", "none"),
+                         HTMLAttribute("stroke", "currentColor"), HTMLAttribute("stroke-width", "2.5"),
+                         HTMLAttribute("stroke-linejoin", "round"), HTMLAttribute("stroke-linecap", "round"))
+            }
+            div(.class("chart-axis")) { span { "12 months ago" }; span { "Now" } }
+        }.render(into: &html)
+    }
+}

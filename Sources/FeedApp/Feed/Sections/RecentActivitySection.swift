@@ -1,0 +1,31 @@
+import Sectional
+
+/// The latest transactions: date, merchant, amount.
+final class RecentActivitySection: SectionController {
+    static let id = "recent-activity"
+    private let store: any FeedStore
+    private var transactions: [Transaction] = []
+
+    init(store: any FeedStore) {
+        self.store = store
+        super.init(id: Self.id, title: "Recent activity")
+    }
+
+    override func makeLoad() -> SectionLoad? {
+        SectionLoad({ [store] in try await store.recentTransactions(limit: 6) }) { self.transactions = $0 }
+    }
+
+    override func render(into html: inout HTMLWriter) {
+        table(.class("activity")) {
+            tbody {
+                for transaction in transactions {
+                    tr {
+                        td(.class("date")) { time(.datetime(transaction.date.description)) { "\(transaction.date.monthName.prefix(3)) \(transaction.date.day)" } }
+                        td { transaction.merchant }
+                        td(.class(transaction.amount.isNegative ? "amount" : "amount positive")) { transaction.amount.formatted }
+                    }
+                }
+            }
+        }.render(into: &html)
+    }
+}

@@ -16,7 +16,7 @@ let package = Package(
             providers: [.apt(["libmicrohttpd-dev"])]
         ),
         .target(name: "HTTPServer", dependencies: ["CMicroHTTPD"]),
-        .target(name: "Sectional"),
+        .target(name: "Sectional", swiftSettings: [.unsafeFlags(["-cross-module-optimization"])]),
         .target(name: "FeedApp", dependencies: ["HTTPServer", "Sectional"]),
         .executableTarget(name: "feed-server", dependencies: ["FeedApp", "HTTPServer"]),
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer"]),

@@ -14,7 +14,7 @@ extension Response {
     ]
 
     /// A rendered HTML page or fragment.
-    static func html(_ html: HTMLWriter, status: HTTPStatus = .ok) -> Response {
+    static func html(_ html: borrowing HTMLWriter, status: HTTPStatus = .ok) -> Response {
         Response(status: status, headers: htmlHeaders, body: .bytes(html.bytes))
     }
 

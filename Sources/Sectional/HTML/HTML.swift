@@ -21,7 +21,7 @@ extension HTML {
     public func render() -> String {
         var writer = HTMLWriter()
         render(into: &writer)
-        return String(decoding: writer.bytes, as: UTF8.self)
+        return writer.withBytes { String(decoding: $0, as: UTF8.self) }
     }
 }
 
@@ -53,12 +53,17 @@ public struct EmptyHTML: HTML, Sendable {
     public func render(into html: inout HTMLWriter) {}
 }
 
-/// A sequence of contents rendered one after another; what the builder makes of a block.
-public struct HTMLTuple<each Content: HTML>: HTML {
-    let content: (repeat each Content)
-    public init(_ content: repeat each Content) { self.content = (repeat each content) }
+/// Two contents rendered one after the other; what the builder makes of a block.
+public struct HTMLPair<First: HTML, Second: HTML>: HTML {
+    let first: First
+    let second: Second
+    public init(_ first: First, _ second: Second) {
+        self.first = first
+        self.second = second
+    }
     public func render(into html: inout HTMLWriter) {
-        repeat (each content).render(into: &html)
+        first.render(into: &html)
+        second.render(into: &html)
     }
 }
 

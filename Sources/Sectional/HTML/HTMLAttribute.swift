@@ -1,19 +1,23 @@
 /// An attribute of an element. Its value is always escaped when rendered.
 public struct HTMLAttribute: Sendable {
-    public let name: String
+    /// ` name="` (or ` name` for a boolean attribute): written in one piece.
+    private let prefix: String
     /// `nil` renders a boolean attribute (`checked`).
     public let value: String?
 
+    /// An attribute; `name` is written as is, so it must come from the program, never from input.
     public init(_ name: String, _ value: String?) {
-        self.name = name
+        prefix = value == nil ? " " + name : " " + name + "=\""
         self.value = value
     }
 
+    public var name: String {
+        String(prefix.dropFirst().prefix { $0 != "=" })
+    }
+
     func render(into html: inout HTMLWriter) {
-        html.writeRaw(" ")
-        html.writeRaw(name)
+        html.writeRaw(prefix)
         if let value {
-            html.writeRaw("=\"")
             html.writeEscaped(value)
             html.writeRaw("\"")
         }

@@ -1,6 +1,9 @@
 /// The name of an element, as a type: `HTMLElement<Tag.div, …>`.
 public protocol HTMLTagName {
-    static var name: StaticString { get }
+    /// `<div`: the start tag before its attributes.
+    static var openTag: StaticString { get }
+    /// `</div>`.
+    static var closeTag: StaticString { get }
 }
 
 /// An element with attributes and content, e.g. `<div class="card">…</div>`.
@@ -20,14 +23,11 @@ public struct HTMLElement<Tag: HTMLTagName, Content: HTML>: HTML {
     }
 
     public func render(into html: inout HTMLWriter) {
-        html.writeRaw("<")
-        html.writeRaw(Tag.name)
+        html.writeRaw(Tag.openTag)
         for attribute in attributes { attribute.render(into: &html) }
         html.writeRaw(">")
         content.render(into: &html)
-        html.writeRaw("</")
-        html.writeRaw(Tag.name)
-        html.writeRaw(">")
+        html.writeRaw(Tag.closeTag)
     }
 }
 
@@ -47,8 +47,7 @@ public struct HTMLVoidElement<Tag: HTMLTagName>: HTML {
     }
 
     public func render(into html: inout HTMLWriter) {
-        html.writeRaw("<")
-        html.writeRaw(Tag.name)
+        html.writeRaw(Tag.openTag)
         for attribute in attributes { attribute.render(into: &html) }
         html.writeRaw(">")
     }

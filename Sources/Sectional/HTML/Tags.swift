@@ -3,73 +3,73 @@
 
 /// Element names.
 public enum Tag {
-    public enum html: HTMLTagName { public static var name: StaticString { "html" } }
-    public enum head: HTMLTagName { public static var name: StaticString { "head" } }
-    public enum body: HTMLTagName { public static var name: StaticString { "body" } }
-    public enum title: HTMLTagName { public static var name: StaticString { "title" } }
-    public enum script: HTMLTagName { public static var name: StaticString { "script" } }
-    public enum style: HTMLTagName { public static var name: StaticString { "style" } }
-    public enum main: HTMLTagName { public static var name: StaticString { "main" } }
-    public enum header: HTMLTagName { public static var name: StaticString { "header" } }
-    public enum footer: HTMLTagName { public static var name: StaticString { "footer" } }
-    public enum nav: HTMLTagName { public static var name: StaticString { "nav" } }
-    public enum section: HTMLTagName { public static var name: StaticString { "section" } }
-    public enum article: HTMLTagName { public static var name: StaticString { "article" } }
-    public enum aside: HTMLTagName { public static var name: StaticString { "aside" } }
-    public enum div: HTMLTagName { public static var name: StaticString { "div" } }
-    public enum span: HTMLTagName { public static var name: StaticString { "span" } }
-    public enum p: HTMLTagName { public static var name: StaticString { "p" } }
-    public enum a: HTMLTagName { public static var name: StaticString { "a" } }
-    public enum h1: HTMLTagName { public static var name: StaticString { "h1" } }
-    public enum h2: HTMLTagName { public static var name: StaticString { "h2" } }
-    public enum h3: HTMLTagName { public static var name: StaticString { "h3" } }
-    public enum h4: HTMLTagName { public static var name: StaticString { "h4" } }
-    public enum ul: HTMLTagName { public static var name: StaticString { "ul" } }
-    public enum ol: HTMLTagName { public static var name: StaticString { "ol" } }
-    public enum li: HTMLTagName { public static var name: StaticString { "li" } }
-    public enum dl: HTMLTagName { public static var name: StaticString { "dl" } }
-    public enum dt: HTMLTagName { public static var name: StaticString { "dt" } }
-    public enum dd: HTMLTagName { public static var name: StaticString { "dd" } }
-    public enum table: HTMLTagName { public static var name: StaticString { "table" } }
-    public enum caption: HTMLTagName { public static var name: StaticString { "caption" } }
-    public enum thead: HTMLTagName { public static var name: StaticString { "thead" } }
-    public enum tbody: HTMLTagName { public static var name: StaticString { "tbody" } }
-    public enum tr: HTMLTagName { public static var name: StaticString { "tr" } }
-    public enum th: HTMLTagName { public static var name: StaticString { "th" } }
-    public enum td: HTMLTagName { public static var name: StaticString { "td" } }
-    public enum form: HTMLTagName { public static var name: StaticString { "form" } }
-    public enum fieldset: HTMLTagName { public static var name: StaticString { "fieldset" } }
-    public enum legend: HTMLTagName { public static var name: StaticString { "legend" } }
-    public enum label: HTMLTagName { public static var name: StaticString { "label" } }
-    public enum button: HTMLTagName { public static var name: StaticString { "button" } }
-    public enum select: HTMLTagName { public static var name: StaticString { "select" } }
-    public enum option: HTMLTagName { public static var name: StaticString { "option" } }
-    public enum strong: HTMLTagName { public static var name: StaticString { "strong" } }
-    public enum em: HTMLTagName { public static var name: StaticString { "em" } }
-    public enum small: HTMLTagName { public static var name: StaticString { "small" } }
-    public enum time: HTMLTagName { public static var name: StaticString { "time" } }
-    public enum abbr: HTMLTagName { public static var name: StaticString { "abbr" } }
-    public enum figure: HTMLTagName { public static var name: StaticString { "figure" } }
-    public enum figcaption: HTMLTagName { public static var name: StaticString { "figcaption" } }
-    public enum noscript: HTMLTagName { public static var name: StaticString { "noscript" } }
-    public enum template: HTMLTagName { public static var name: StaticString { "template" } }
-    public enum slot: HTMLTagName { public static var name: StaticString { "slot" } }
-    public enum output: HTMLTagName { public static var name: StaticString { "output" } }
-    public enum svg: HTMLTagName { public static var name: StaticString { "svg" } }
-    public enum polyline: HTMLTagName { public static var name: StaticString { "polyline" } }
-    public enum polygon: HTMLTagName { public static var name: StaticString { "polygon" } }
-    public enum circle: HTMLTagName { public static var name: StaticString { "circle" } }
-    public enum line: HTMLTagName { public static var name: StaticString { "line" } }
-    public enum path: HTMLTagName { public static var name: StaticString { "path" } }
-    public enum text: HTMLTagName { public static var name: StaticString { "text" } }
-    public enum desc: HTMLTagName { public static var name: StaticString { "desc" } }
-    public enum g: HTMLTagName { public static var name: StaticString { "g" } }
-    public enum meta: HTMLTagName { public static var name: StaticString { "meta" } }
-    public enum link: HTMLTagName { public static var name: StaticString { "link" } }
-    public enum input: HTMLTagName { public static var name: StaticString { "input" } }
-    public enum br: HTMLTagName { public static var name: StaticString { "br" } }
-    public enum hr: HTMLTagName { public static var name: StaticString { "hr" } }
-    public enum img: HTMLTagName { public static var name: StaticString { "img" } }
+    public enum html: HTMLTagName { public static var openTag: StaticString { "<html" }; public static var closeTag: StaticString { "</html>" } }
+    public enum head: HTMLTagName { public static var openTag: StaticString { "<head" }; public static var closeTag: StaticString { "</head>" } }
+    public enum body: HTMLTagName { public static var openTag: StaticString { "<body" }; public static var closeTag: StaticString { "</body>" } }
+    public enum title: HTMLTagName { public static var openTag: StaticString { "<title" }; public static var closeTag: StaticString { "</title>" } }
+    public enum script: HTMLTagName { public static var openTag: StaticString { "<script" }; public static var closeTag: StaticString { "</script>" } }
+    public enum style: HTMLTagName { public static var openTag: StaticString { "<style" }; public static var closeTag: StaticString { "</style>" } }
+    public enum main: HTMLTagName { public static var openTag: StaticString { "<main" }; public static var closeTag: StaticString { "</main>" } }
+    public enum header: HTMLTagName { public static var openTag: StaticString { "<header" }; public static var closeTag: StaticString { "</header>" } }
+    public enum footer: HTMLTagName { public static var openTag: StaticString { "<footer" }; public static var closeTag: StaticString { "</footer>" } }
+    public enum nav: HTMLTagName { public static var openTag: StaticString { "<nav" }; public static var closeTag: StaticString { "</nav>" } }
+    public enum section: HTMLTagName { public static var openTag: StaticString { "<section" }; public static var closeTag: StaticString { "</section>" } }
+    public enum article: HTMLTagName { public static var openTag: StaticString { "<article" }; public static var closeTag: StaticString { "</article>" } }
+    public enum aside: HTMLTagName { public static var openTag: StaticString { "<aside" }; public static var closeTag: StaticString { "</aside>" } }
+    public enum div: HTMLTagName { public static var openTag: StaticString { "<div" }; public static var closeTag: StaticString { "</div>" } }
+    public enum span: HTMLTagName { public static var openTag: StaticString { "<span" }; public static var closeTag: StaticString { "</span>" } }
+    public enum p: HTMLTagName { public static var openTag: StaticString { "<p" }; public static var closeTag: StaticString { "</p>" } }
+    public enum a: HTMLTagName { public static var openTag: StaticString { "<a" }; public static var closeTag: StaticString { "</a>" } }
+    public enum h1: HTMLTagName { public static var openTag: StaticString { "<h1" }; public static var closeTag: StaticString { "</h1>" } }
+    public enum h2: HTMLTagName { public static var openTag: StaticString { "<h2" }; public static var closeTag: StaticString { "</h2>" } }
+    public enum h3: HTMLTagName { public static var openTag: StaticString { "<h3" }; public static var closeTag: StaticString { "</h3>" } }
+    public enum h4: HTMLTagName { public static var openTag: StaticString { "<h4" }; public static var closeTag: StaticString { "</h4>" } }
+    public enum ul: HTMLTagName { public static var openTag: StaticString { "<ul" }; public static var closeTag: StaticString { "</ul>" } }
+    public enum ol: HTMLTagName { public static var openTag: StaticString { "<ol" }; public static var closeTag: StaticString { "</ol>" } }
+    public enum li: HTMLTagName { public static var openTag: StaticString { "<li" }; public static var closeTag: StaticString { "</li>" } }
+    public enum dl: HTMLTagName { public static var openTag: StaticString { "<dl" }; public static var closeTag: StaticString { "</dl>" } }
+    public enum dt: HTMLTagName { public static var openTag: StaticString { "<dt" }; public static var closeTag: StaticString { "</dt>" } }
+    public enum dd: HTMLTagName { public static var openTag: StaticString { "<dd" }; public static var closeTag: StaticString { "</dd>" } }
+    public enum table: HTMLTagName { public static var openTag: StaticString { "<table" }; public static var closeTag: StaticString { "</table>" } }
+    public enum caption: HTMLTagName { public static var openTag: StaticString { "<caption" }; public static var closeTag: StaticString { "</caption>" } }
+    public enum thead: HTMLTagName { public static var openTag: StaticString { "<thead" }; public static var closeTag: StaticString { "</thead>" } }
+    public enum tbody: HTMLTagName { public static var openTag: StaticString { "<tbody" }; public static var closeTag: StaticString { "</tbody>" } }
+    public enum tr: HTMLTagName { public static var openTag: StaticString { "<tr" }; public static var closeTag: StaticString { "</tr>" } }
+    public enum th: HTMLTagName { public static var openTag: StaticString { "<th" }; public static var closeTag: StaticString { "</th>" } }
+    public enum td: HTMLTagName { public static var openTag: StaticString { "<td" }; public static var closeTag: StaticString { "</td>" } }
+    public enum form: HTMLTagName { public static var openTag: StaticString { "<form" }; public static var closeTag: StaticString { "</form>" } }
+    public enum fieldset: HTMLTagName { public static var openTag: StaticString { "<fieldset" }; public static var closeTag: StaticString { "</fieldset>" } }
+    public enum legend: HTMLTagName { public static var openTag: StaticString { "<legend" }; public static var closeTag: StaticString { "</legend>" } }
+    public enum label: HTMLTagName { public static var openTag: StaticString { "<label" }; public static var closeTag: StaticString { "</label>" } }
+    public enum button: HTMLTagName { public static var openTag: StaticString { "<button" }; public static var closeTag: StaticString { "</button>" } }
+    public enum select: HTMLTagName { public static var openTag: StaticString { "<select" }; public static var closeTag: StaticString { "</select>" } }
+    public enum option: HTMLTagName { public static var openTag: StaticString { "<option" }; public static var closeTag: StaticString { "</option>" } }
+    public enum strong: HTMLTagName { public static var openTag: StaticString { "<strong" }; public static var closeTag: StaticString { "</strong>" } }
+    public enum em: HTMLTagName { public static var openTag: StaticString { "<em" }; public static var closeTag: StaticString { "</em>" } }
+    public enum small: HTMLTagName { public static var openTag: StaticString { "<small" }; public static var closeTag: StaticString { "</small>" } }
+    public enum time: HTMLTagName { public static var openTag: StaticString { "<time" }; public static var closeTag: StaticString { "</time>" } }
+    public enum abbr: HTMLTagName { public static var openTag: StaticString { "<abbr" }; public static var closeTag: StaticString { "</abbr>" } }
+    public enum figure: HTMLTagName { public static var openTag: StaticString { "<figure" }; public static var closeTag: StaticString { "</figure>" } }
+    public enum figcaption: HTMLTagName { public static var openTag: StaticString { "<figcaption" }; public static var closeTag: StaticString { "</figcaption>" } }
+    public enum noscript: HTMLTagName { public static var openTag: StaticString { "<noscript" }; public static var closeTag: StaticString { "</noscript>" } }
+    public enum template: HTMLTagName { public static var openTag: StaticString { "<template" }; public static var closeTag: StaticString { "</template>" } }
+    public enum slot: HTMLTagName { public static var openTag: StaticString { "<slot" }; public static var closeTag: StaticString { "</slot>" } }
+    public enum output: HTMLTagName { public static var openTag: StaticString { "<output" }; public static var closeTag: StaticString { "</output>" } }
+    public enum svg: HTMLTagName { public static var openTag: StaticString { "<svg" }; public static var closeTag: StaticString { "</svg>" } }
+    public enum polyline: HTMLTagName { public static var openTag: StaticString { "<polyline" }; public static var closeTag: StaticString { "</polyline>" } }
+    public enum polygon: HTMLTagName { public static var openTag: StaticString { "<polygon" }; public static var closeTag: StaticString { "</polygon>" } }
+    public enum circle: HTMLTagName { public static var openTag: StaticString { "<circle" }; public static var closeTag: StaticString { "</circle>" } }
+    public enum line: HTMLTagName { public static var openTag: StaticString { "<line" }; public static var closeTag: StaticString { "</line>" } }
+    public enum path: HTMLTagName { public static var openTag: StaticString { "<path" }; public static var closeTag: StaticString { "</path>" } }
+    public enum text: HTMLTagName { public static var openTag: StaticString { "<text" }; public static var closeTag: StaticString { "</text>" } }
+    public enum desc: HTMLTagName { public static var openTag: StaticString { "<desc" }; public static var closeTag: StaticString { "</desc>" } }
+    public enum g: HTMLTagName { public static var openTag: StaticString { "<g" }; public static var closeTag: StaticString { "</g>" } }
+    public enum meta: HTMLTagName { public static var openTag: StaticString { "<meta" }; public static var closeTag: StaticString { "</meta>" } }
+    public enum link: HTMLTagName { public static var openTag: StaticString { "<link" }; public static var closeTag: StaticString { "</link>" } }
+    public enum input: HTMLTagName { public static var openTag: StaticString { "<input" }; public static var closeTag: StaticString { "</input>" } }
+    public enum br: HTMLTagName { public static var openTag: StaticString { "<br" }; public static var closeTag: StaticString { "</br>" } }
+    public enum hr: HTMLTagName { public static var openTag: StaticString { "<hr" }; public static var closeTag: StaticString { "</hr>" } }
+    public enum img: HTMLTagName { public static var openTag: StaticString { "<img" }; public static var closeTag: StaticString { "</img>" } }
 }
 
 public typealias html<Content: HTML> = HTMLElement<Tag.html, Content>

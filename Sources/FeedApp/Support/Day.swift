@@ -10,9 +10,10 @@ public struct Day: Sendable, Hashable, Comparable, CustomStringConvertible {
     public let month: Int
     public let day: Int
 
-    /// A date known to be valid; use `init?(iso:)` for input.
+    /// A date from its parts, which the caller knows to be a real date; use
+    /// `init?(iso:)` for input. Arithmetic may step past year 9999 or before
+    /// year 1: such a date prints, and parses back as invalid, but never traps.
     public init(_ year: Int, _ month: Int, _ day: Int) {
-        precondition(Self.isValid(year, month, day), "invalid date \(year)-\(month)-\(day)")
         self.year = year
         self.month = month
         self.day = day
@@ -36,8 +37,8 @@ public struct Day: Sendable, Hashable, Comparable, CustomStringConvertible {
     }
 
     public var description: String {
-        let y = String(year), m = String(month), d = String(day)
-        return String(repeating: "0", count: max(0, 4 - y.count)) + y + "-" + (month < 10 ? "0" + m : m) + "-" + (day < 10 ? "0" + d : d)
+        let y = String(year.magnitude), m = String(month), d = String(day)
+        return (year < 0 ? "-" : "") + String(repeating: "0", count: max(0, 4 - y.count)) + y + "-" + (month < 10 ? "0" + m : m) + "-" + (day < 10 ? "0" + d : d)
     }
 
     public static func < (lhs: Day, rhs: Day) -> Bool { lhs.daysSinceEpoch < rhs.daysSinceEpoch }

@@ -1,0 +1,89 @@
+import Testing
+@testable import FeedApp
+
+@Suite("The day page")
+struct DayPageTests {
+    let app: AppHarness
+    init() throws { app = try AppHarness() }
+
+    @Test("GET /day shows calendar, summary, sleep and workout for today (UTC)")
+    func today() async throws {
+        let response = try await app.get("/day")
+        #expect(response.status == .ok)
+        #expect(response.sectionIDs == ["calendar", "summary", "sleep", "workout"])
+        #expect(response.bodyText.contains(#"datetime="\#(Day.today())""#))
+    }
+
+    @Test("The calendar is a week strip, Monday to Sunday, with the chosen day current")
+    func calendar() async throws {
+        let body = try await app.get("/day?date=2026-11-03").bodyText
+        let days = body.matches(of: /<a href="\/day\?date=(\d{4}-\d\d-\d\d)"/).map { String($0.output.1) }
+        #expect(days == ["2026-11-02", "2026-11-03", "2026-11-04", "2026-11-05", "2026-11-06", "2026-11-07", "2026-11-08"])
+        #expect(body.contains(#"<a href="/day?date=2026-11-03" aria-current="date" class="selected">"#))
+        #expect(body.contains(#"href="/day?date=2026-10-27" aria-label="Previous week""#))
+        #expect(body.contains("Tuesday, November 3, 2026"))
+    }
+
+    @Test("Choosing a day reloads every section for that date")
+    func everySectionFollowsTheDate() async throws {
+        let first = try await app.get("/day?date=2026-11-03&sections=summary,sleep,workout").bodyText
+        let second = try await app.get("/day?date=2026-11-04&sections=summary,sleep,workout").bodyText
+        let again = try await app.get("/day?date=2026-11-03&sections=summary,sleep,workout").bodyText
+        #expect(first == again)
+        for id in ["summary", "sleep", "workout"] {
+            let day3 = try await app.get("/day/sections/\(id)?date=2026-11-03").bodyText
+            let day9 = try await app.get("/day/sections/\(id)?date=2026-11-09").bodyText
+            #expect(day3 != day9, "section \(id) shows the same data for two dates")
+        }
+        #expect(first != second)
+    }
+
+    @Test("Day links keep the composition; composition links keep the date")
+    func linksKeepContext() async throws {
+        let response = try await app.get("/day?date=2026-11-03&sections=calendar,sleep")
+        #expect(response.bodyText.contains(#"href="/day?date=2026-11-04&amp;sections=calendar,sleep""#))
+        #expect(response.actionLinks("remove") == ["/day?date=2026-11-03&sections=sleep", "/day?date=2026-11-03&sections=calendar"])
+        #expect(response.actionLinks("add").contains("/day?date=2026-11-03&sections=calendar,sleep,summary"))
+    }
+
+    @Test("The page's children all show the date the calendar chose", arguments: ["2024-02-29", "2026-01-01", "2030-12-31"])
+    func reloadThroughTheParent(date: String) throws {
+        let day = try #require(Day(iso: date))
+        let page = DayPage(store: DemoDayStore())
+        let controller = try #require(page.makePage(plan: .init(catalog: page.catalog), context: day) as? DayPageController)
+        #expect(controller.date == day)
+        for child in controller.children {
+            let section = try #require(child as? DaySection)
+            #expect(section.date == day)
+        }
+    }
+}
+
+@Suite("Dates")
+struct DayTests {
+    @Test("Parsing accepts exactly YYYY-MM-DD of a real date", arguments: [
+        ("2026-11-03", true), ("2024-02-29", true), ("2025-02-29", false), ("1900-02-29", false), ("2000-02-29", true),
+        ("2026-04-31", false), ("2026-4-30", false), ("2026-04-30 ", false), ("٢٠٢٦-١١-٠٣", false),
+    ])
+    func parse(text: String, valid: Bool) {
+        #expect((Day(iso: text) != nil) == valid)
+        if valid { #expect(Day(iso: text)?.description == text) }
+    }
+
+    @Test("Days convert to and from days since 1970 and know their weekday")
+    func arithmetic() {
+        #expect(Day(1970, 1, 1).daysSinceEpoch == 0)
+        #expect(Day(daysSinceEpoch: 20_395) == Day(2025, 11, 3))
+        #expect(Day(2026, 11, 3).weekdayName == "Tuesday")
+        #expect(Day(2026, 12, 31).adding(days: 1) == Day(2027, 1, 1))
+        #expect(Day(2024, 3, 1).adding(days: -1) == Day(2024, 2, 29))
+    }
+
+    @Test("Stepping past the supported years never traps; the result does not parse back")
+    func edgesOfTime() {
+        let after = Day(9999, 12, 31).adding(days: 7)
+        #expect(after.description == "10000-01-07")
+        #expect(Day(iso: after.description) == nil)
+        #expect(Day(1, 1, 1).adding(days: -7).description == "0000-12-25")
+    }
+}

@@ -1,0 +1,102 @@
+import HTTPServer
+import Testing
+@testable import FeedApp
+
+@Suite("The finance feed")
+struct FeedPageTests {
+    let app: AppHarness
+    init() throws { app = try AppHarness() }
+
+    @Test("GET /feed stacks balances, alerts and credit score, in that order")
+    func defaultFeed() async throws {
+        let response = try await app.get("/feed")
+        #expect(response.status == .ok)
+        #expect(response.headers["Content-Type"] == "text/html; charset=utf-8")
+        #expect(response.sectionIDs == ["balances", "alerts", "credit-score"])
+        #expect(response.bodyText.hasPrefix("<!DOCTYPE html>"))
+        #expect(response.bodyText.contains(#"<link rel="canonical" href="/feed">"#))
+    }
+
+    @Test("The query drives the composition", arguments: [
+        ("/feed?sections=credit-score,balances", ["credit-score", "balances"]),
+        ("/feed?sections=credit-score&sections=balances", ["credit-score", "balances"]),
+        ("/feed?sections=alerts,alerts,balances,alerts", ["alerts", "balances"]),
+        ("/feed?remove=alerts", ["balances", "credit-score"]),
+        ("/feed?remove=recent-activity", ["balances", "alerts", "credit-score"]),
+        ("/feed?add=recent-activity", ["balances", "alerts", "credit-score", "recent-activity"]),
+        ("/feed?add=balances", ["balances", "alerts", "credit-score"]),
+        ("/feed?sections=checkup&add=balances", ["checkup", "balances"]),
+        ("/feed?add=checkup&remove=balances,alerts", ["credit-score", "checkup"]),
+        ("/feed?sections=", []),
+        ("/feed?utm_source=mail", ["balances", "alerts", "credit-score"]),
+    ])
+    func composition(target: String, expected: [String]) async throws {
+        let response = try await app.get(target)
+        #expect(response.status == .ok)
+        #expect(response.sectionIDs == expected)
+    }
+
+    @Test("Every shown section has a remove link and every absent one an add link, as canonical URLs")
+    func addAndRemoveLinks() async throws {
+        let response = try await app.get("/feed?sections=alerts,balances")
+        #expect(response.actionLinks("remove") == ["/feed?sections=balances", "/feed?sections=alerts"])
+        #expect(response.actionLinks("add") == [
+            "/feed?sections=alerts,balances,credit-score",
+            "/feed?sections=alerts,balances,recent-activity",
+            "/feed?sections=alerts,balances,checkup",
+        ])
+        #expect(response.bodyText.contains(#"<link rel="canonical" href="/feed?sections=alerts,balances">"#))
+    }
+
+    @Test("Following a link gives the page it promised")
+    func linksLeadWhereTheySay() async throws {
+        let page = try await app.get("/feed")
+        for link in page.actionLinks("add") + page.actionLinks("remove") {
+            let next = try await app.get(link)
+            #expect(next.status == .ok)
+            #expect(next.bodyText.contains(#"<link rel="canonical" href="\#(link)">"#.replacingOccurrences(of: "&", with: "&amp;")))
+        }
+    }
+
+    @Test("An empty page says so and offers every section")
+    func emptyPage() async throws {
+        let response = try await app.get("/feed?sections=")
+        #expect(response.bodyText.contains("stack-empty"))
+        #expect(response.actionLinks("add").count == 5)
+    }
+
+    @Test("Balances show each account, a marked negative balance and the total")
+    func balancesContent() async throws {
+        let body = try await app.get("/feed?sections=balances").bodyText
+        #expect(body.contains("Everyday Checking"))
+        #expect(body.contains("•••• 4821"))
+        #expect(body.contains(#"<td class="amount negative">−$1,842.33"#))
+        #expect(body.contains("$40,902.94"))
+    }
+
+    @Test("Data with markup characters is escaped, never interpreted")
+    func demoDataIsEscaped() async throws {
+        let body = try await app.get("/feed?sections=balances,alerts,recent-activity").bodyText
+        #expect(body.contains("Travel Rewards &lt;Visa&gt;"))
+        #expect(body.contains("Joint &quot;House&quot; Fund &amp; Co"))
+        #expect(body.contains("Tom &amp; Jerry&#39;s Electronics"))
+        #expect(!body.contains("<Visa>"))
+        #expect(!body.contains("<Corp>"))
+    }
+
+    @Test("Alerts come most severe first")
+    func alertsOrder() async throws {
+        let body = try await app.get("/feed?sections=alerts").bodyText
+        let severities = body.matches(of: /class="alert alert-([a-z]+)"/).map { String($0.output.1) }
+        #expect(severities == ["critical", "warning", "info"])
+    }
+
+    @Test("The credit score shows its band and a 12-month chart")
+    func creditScore() async throws {
+        let body = try await app.get("/feed?sections=credit-score").bodyText
+        #expect(body.contains(#"<span class="credit-score">742</span>"#))
+        #expect(body.contains("Very good"))
+        let points = try #require(body.firstMatch(of: /points="([^"]*)"/)).output.1
+        #expect(points.split(separator: " ").count == 12)
+    }
+}

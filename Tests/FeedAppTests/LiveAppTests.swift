@@ -1,0 +1,35 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import HTTPServer
+import Sectional
+import Testing
+@testable import FeedApp
+
+@Suite("The app over a real socket")
+struct LiveAppTests {
+    @Test("/feed, a fragment and the JSON, fetched over HTTP")
+    func pagesOverHTTP() async throws {
+        let router = try buildRouter(publicDirectory: AppHarness.publicDirectory, logger: Logger { _ in })
+        var configuration = ServerConfiguration()
+        configuration.port = 0
+        configuration.accessLog = false
+        configuration.shutdownGrace = .seconds(2)
+        let server = try Server.start(configuration, responder: router)
+        defer { server.stop() }
+        let base = "http://127.0.0.1:\(server.port)"
+
+        let (page, pageResponse) = try await URLSession.shared.data(from: URL(string: base + "/feed")!)
+        #expect((pageResponse as? HTTPURLResponse)?.statusCode == 200)
+        #expect(String(decoding: page, as: UTF8.self).contains(#"data-section="credit-score""#))
+
+        let (fragment, _) = try await URLSession.shared.data(from: URL(string: base + "/feed/sections/alerts")!)
+        #expect(String(decoding: fragment, as: UTF8.self).hasPrefix(#"<section class="section" id="section-alerts""#))
+
+        let (json, jsonResponse) = try await URLSession.shared.data(from: URL(string: base + "/api/feed/sections?add=checkup")!)
+        #expect((jsonResponse as? HTTPURLResponse)?.value(forHTTPHeaderField: "Content-Type") == "application/json")
+        let description = try JSONDecoder().decode(PageDescription.self, from: json)
+        #expect(description.sections.map(\.id) == ["balances", "alerts", "credit-score", "checkup"])
+    }
+}

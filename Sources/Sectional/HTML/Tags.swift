@@ -3,6 +3,8 @@
 
 /// Element names.
 public enum Tag {
+    public enum meter: HTMLTagName { public static var openTag: StaticString { "<meter" }; public static var closeTag: StaticString { "</meter>" } }
+    public enum progress: HTMLTagName { public static var openTag: StaticString { "<progress" }; public static var closeTag: StaticString { "</progress>" } }
     public enum html: HTMLTagName { public static var openTag: StaticString { "<html" }; public static var closeTag: StaticString { "</html>" } }
     public enum head: HTMLTagName { public static var openTag: StaticString { "<head" }; public static var closeTag: StaticString { "</head>" } }
     public enum body: HTMLTagName { public static var openTag: StaticString { "<body" }; public static var closeTag: StaticString { "</body>" } }
@@ -72,6 +74,8 @@ public enum Tag {
     public enum img: HTMLTagName { public static var openTag: StaticString { "<img" }; public static var closeTag: StaticString { "</img>" } }
 }
 
+public typealias progress<Content: HTML> = HTMLElement<Tag.progress, Content>
+public typealias meter<Content: HTML> = HTMLElement<Tag.meter, Content>
 public typealias html<Content: HTML> = HTMLElement<Tag.html, Content>
 public typealias head<Content: HTML> = HTMLElement<Tag.head, Content>
 public typealias body<Content: HTML> = HTMLElement<Tag.body, Content>

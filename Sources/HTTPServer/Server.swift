@@ -17,7 +17,8 @@ public final class Server: Sendable {
     /// The port it listens on (the real one when the configuration asked for 0).
     public let port: Int
     private let core: ServerCore
-    private let daemon: DaemonHandle
+    /// The daemon; `nil` once stopped.
+    private let daemon: Mutex<DaemonHandle?>
     private let coreReference: Unmanaged<ServerCore>
     private let stopped = Atomic<Bool>(false)
 
@@ -28,7 +29,7 @@ public final class Server: Sendable {
     private init(port: Int, core: ServerCore, daemon: DaemonHandle, coreReference: Unmanaged<ServerCore>) {
         self.port = port
         self.core = core
-        self.daemon = daemon
+        self.daemon = Mutex(daemon)
         self.coreReference = coreReference
     }
 
@@ -75,24 +76,35 @@ public final class Server: Sendable {
     /// Requests begun and not yet completed.
     public var requestsInFlight: Int { core.inFlight.load(ordering: .relaxed) }
 
-    /// Connections open, idle keep-alive ones included.
-    public var openConnections: Int { Int(sectional_daemon_connection_count(daemon.pointer)) }
+    /// Connections open, idle keep-alive ones included; 0 once stopped.
+    public var openConnections: Int {
+        daemon.withLock { daemon in daemon.map { Int(sectional_daemon_connection_count($0.pointer)) } ?? 0 }
+    }
 
     /// Stops gracefully: accepts no new connection, lets requests in flight
     /// finish within the configuration's grace period, answers any still
     /// waiting with 503, then closes every connection. Safe to call twice.
     public func stop() {
         guard !stopped.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        guard let handle = daemon.withLock({ $0 }) else { return }
         core.isStopping.store(true, ordering: .relaxed)
-        let listener = MHD_quiesce_daemon(daemon.pointer)
-        let deadline = ContinuousClock.now + core.configuration.shutdownGrace
+        let listener = MHD_quiesce_daemon(handle.pointer)
+        let grace = core.configuration.shutdownGrace
+        waitForRequestsInFlight(upTo: grace)
+        core.resumeAllSuspended()
+        // Let the 503s just queued go out before every connection closes.
+        waitForRequestsInFlight(upTo: min(grace, .seconds(1)))
+        daemon.withLock { $0 = nil }
+        MHD_stop_daemon(handle.pointer)
+        if listener >= 0 { close(listener) }
+        coreReference.release()
+    }
+
+    private func waitForRequestsInFlight(upTo limit: Duration) {
+        let deadline = ContinuousClock.now + limit
         while core.inFlight.load(ordering: .relaxed) > 0 && ContinuousClock.now < deadline {
             usleep(5_000)
         }
-        core.resumeAllSuspended()
-        MHD_stop_daemon(daemon.pointer)
-        if listener >= 0 { close(listener) }
-        coreReference.release()
     }
 
     deinit { stop() }

@@ -13,7 +13,15 @@ final class ServerCore: Sendable {
     let inFlight = Atomic<Int>(0)
     let isStopping = Atomic<Bool>(false)
     /// Requests whose connection is suspended while a task answers them.
-    private let suspended = Mutex<[ObjectIdentifier: RequestState]>([:])
+    /// Suspending, resuming and `stop()`'s sweep all happen under its lock,
+    /// so no connection is left suspended when the daemon stops.
+    private let parked = Mutex(Parked())
+
+    private struct Parked {
+        var states: [ObjectIdentifier: RequestState] = [:]
+        /// Set by `resumeAllSuspended()`: the daemon is about to stop.
+        var closed = false
+    }
 
     init(responder: any Responder, logger: Logger, configuration: ServerConfiguration) {
         self.responder = responder
@@ -33,14 +41,16 @@ final class ServerCore: Sendable {
         case .receivingHeaders:
             state.method = HTTPMethod(rawValue: method)
             state.phase = .receivingBody
+            // libmicrohttpd accepts an answer before the body only now (and then closes).
+            if let length = Self.declaredBodyLength(of: connection), length > configuration.requestBodyLimit {
+                return queue(HTTPError(.contentTooLarge, "The request body is too large.").response(), on: connection, state)
+            }
             return .YES
         case .receivingBody where uploadSize.pointee > 0:
             state.bodyBytes += uploadSize.pointee
             uploadSize.pointee = 0
-            guard state.bodyBytes <= configuration.requestBodyLimit else {
-                return queue(HTTPError(.contentTooLarge, "The request body is too large.").response(), on: connection, state)
-            }
-            return .YES
+            // A chunked body that grows too large can no longer be answered: close.
+            return state.bodyBytes <= configuration.requestBodyLimit ? .YES : .NO
         case .receivingBody:
             return dispatch(connection, state)
         case .waiting:
@@ -75,11 +85,17 @@ final class ServerCore: Sendable {
             return queue(response, on: connection, state)
         }
         // Never wait on a worker thread: park the connection, answer in a task.
-        MHD_suspend_connection(connection)
-        let handle = ConnectionHandle(pointer: connection)
         state.phase = .waiting
-        state.connection = handle
-        suspended.withLock { $0[ObjectIdentifier(state)] = state }
+        state.connection = ConnectionHandle(pointer: connection)
+        let isParked = parked.withLock { parked in
+            guard !parked.closed else { return false }
+            MHD_suspend_connection(connection)
+            parked.states[ObjectIdentifier(state)] = state
+            return true
+        }
+        guard isParked else {
+            return queue(HTTPError(.serviceUnavailable, "The server is stopping.").response(), on: connection, state)
+        }
         Task { [self] in
             let response = await answer(request)
             resume(state, with: response)
@@ -90,6 +106,8 @@ final class ServerCore: Sendable {
     private func answer(_ request: Request) async -> Response {
         do {
             return try await responder.respond(to: request)
+        } catch let error as HTTPError {
+            return error.response()
         } catch {
             logger.log("error: \(request.method) \(request.path): \(String(reflecting: error))")
             return HTTPError(.internalServerError, "The server failed to answer; the error is logged.").response()
@@ -98,22 +116,23 @@ final class ServerCore: Sendable {
 
     /// Hands the answer over and resumes the connection, unless `stop()` already did.
     private func resume(_ state: RequestState, with response: Response) {
-        guard state.deliver(response), let connection = state.connection else { return }
-        suspended.withLock { _ = $0.removeValue(forKey: ObjectIdentifier(state)) }
-        MHD_resume_connection(connection.pointer)
+        parked.withLock { parked in
+            guard parked.states.removeValue(forKey: ObjectIdentifier(state)) != nil,
+                  state.deliver(response), let connection = state.connection else { return }
+            MHD_resume_connection(connection.pointer)
+        }
     }
 
-    /// Answers every parked request with 503 so the daemon can stop.
+    /// Answers every parked request with 503, and parks none from now on,
+    /// so that the daemon can stop.
     func resumeAllSuspended() {
-        let parked = suspended.withLock { parked in
-            defer { parked.removeAll() }
-            return Array(parked.values)
-        }
         let unavailable = HTTPError(.serviceUnavailable, "The server is stopping.").response()
-        for state in parked {
-            if state.deliver(unavailable), let connection = state.connection {
-                MHD_resume_connection(connection.pointer)
+        parked.withLock { parked in
+            parked.closed = true
+            for state in parked.states.values where state.deliver(unavailable) {
+                if let connection = state.connection { MHD_resume_connection(connection.pointer) }
             }
+            parked.states.removeAll()
         }
     }
 
@@ -127,6 +146,10 @@ final class ServerCore: Sendable {
         state.status = response.status.code
         state.sentBytes = state.method == .head ? 0 : response.body.count
         return MHD_queue_response(connection, UInt32(response.status.code), made)
+    }
+
+    private static func declaredBodyLength(of connection: OpaquePointer) -> Int? {
+        MHD_lookup_connection_value(connection, .HEADER_KIND, "Content-Length").flatMap { Int(String(cString: $0)) }
     }
 
     private static func headers(of connection: OpaquePointer) -> HTTPHeaders {

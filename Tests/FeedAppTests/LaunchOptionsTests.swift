@@ -1,0 +1,106 @@
+import FeedApp
+import HTTPServer
+import Testing
+
+/// `feed-server`'s flags and `PORT`: what each sets, and the one-line
+/// problem a mistyped command line gets.
+@Suite struct LaunchOptionsTests {
+    typealias Problem = LaunchOptions.Problem
+
+    @Test func defaultsListenOnLoopback8080WithTheAccessLog() throws {
+        let options = try LaunchOptions.parse([])
+        #expect(options.host == "127.0.0.1")
+        #expect(options.port == 8080)
+        #expect(options.publicDirectory == "Public")
+        #expect(options.threads == ServerConfiguration.processorCount)
+        #expect(options.quiet == false)
+
+        let configuration = options.serverConfiguration
+        #expect(configuration.host == "127.0.0.1")
+        #expect(configuration.port == 8080)
+        #expect(configuration.accessLog)
+    }
+
+    @Test func portComesFromTheEnvironment() throws {
+        #expect(try LaunchOptions.parse([], environment: ["PORT": "9090"]).port == 9090)
+        #expect(try LaunchOptions.parse([], environment: ["PORT": "0"]).port == 0)
+        #expect(try LaunchOptions.parse([], environment: ["HOME": "/home/someone"]).port == 8080)
+    }
+
+    @Test func portFlagWinsOverTheEnvironment() throws {
+        let options = try LaunchOptions.parse(["--port", "7070"], environment: ["PORT": "9090"])
+        #expect(options.port == 7070)
+    }
+
+    @Test func eachFlagSetsItsOption() throws {
+        let options = try LaunchOptions.parse([
+            "--host", "0.0.0.0", "--port", "8181", "--public", "site/static", "--threads", "3", "--quiet",
+        ])
+        var expected = LaunchOptions()
+        expected.host = "0.0.0.0"
+        expected.port = 8181
+        expected.publicDirectory = "site/static"
+        expected.threads = 3
+        expected.quiet = true
+        #expect(options == expected)
+
+        let configuration = options.serverConfiguration
+        #expect(configuration.host == "0.0.0.0")
+        #expect(configuration.port == 8181)
+        #expect(configuration.threads == 3)
+        #expect(!configuration.accessLog)
+    }
+
+    @Test func shortFlags() throws {
+        #expect(try LaunchOptions.parse(["-q"]).quiet)
+        #expect(throws: Problem.helpRequested) { try LaunchOptions.parse(["-h"]) }
+        #expect(throws: Problem.helpRequested) { try LaunchOptions.parse(["--port", "1", "--help"]) }
+    }
+
+    @Test func laterFlagWins() throws {
+        #expect(try LaunchOptions.parse(["--port", "1", "--port", "2"]).port == 2)
+    }
+
+    @Test(arguments: [
+        (["--verbose"], Problem.unknownFlag("--verbose")),
+        (["8080"], Problem.unknownFlag("8080")),
+        (["--quiet", "-p", "80"], Problem.unknownFlag("-p")),
+        (["--port"], Problem.missingValue("--port")),
+        (["--host"], Problem.missingValue("--host")),
+        (["--public"], Problem.missingValue("--public")),
+        (["--quiet", "--threads"], Problem.missingValue("--threads")),
+        (["--port", "http"], Problem.invalidValue(flag: "--port", value: "http", expected: "a port number (0-65535)")),
+        (["--port", "65536"], Problem.invalidValue(flag: "--port", value: "65536", expected: "a port number (0-65535)")),
+        (["--port", "-1"], Problem.invalidValue(flag: "--port", value: "-1", expected: "a port number (0-65535)")),
+        (["--port", ""], Problem.invalidValue(flag: "--port", value: "", expected: "a port number (0-65535)")),
+        (["--threads", "0"], Problem.invalidValue(flag: "--threads", value: "0", expected: "a thread count (1-256)")),
+        (["--threads", "257"], Problem.invalidValue(flag: "--threads", value: "257", expected: "a thread count (1-256)")),
+        (["--threads", "two"], Problem.invalidValue(flag: "--threads", value: "two", expected: "a thread count (1-256)")),
+    ])
+    func badCommandLineNamesTheProblem(arguments: [String], problem: Problem) {
+        #expect(throws: problem) { try LaunchOptions.parse(arguments) }
+    }
+
+    @Test(arguments: ["eighty", "70000", "-5", ""])
+    func badPortInTheEnvironmentNamesPORT(value: String) {
+        #expect(throws: Problem.invalidValue(flag: "PORT", value: value, expected: "a port number (0-65535)")) {
+            try LaunchOptions.parse([], environment: ["PORT": value])
+        }
+    }
+
+    @Test func problemsReadAsOneActionableLine() {
+        #expect(Problem.unknownFlag("--verbose").description == "unknown flag '--verbose' (see --help)")
+        #expect(Problem.missingValue("--port").description == "--port needs a value (see --help)")
+        let invalid = Problem.invalidValue(flag: "--port", value: "http", expected: "a port number (0-65535)")
+        #expect(invalid.description == "--port 'http' is not a port number (0-65535)")
+        for problem in [Problem.unknownFlag("-x"), .missingValue("--host"), invalid] {
+            #expect(!problem.description.contains("\n"))
+        }
+    }
+
+    @Test func helpMentionsEveryFlag() {
+        for flag in ["--host", "--port", "--public", "--threads", "--quiet", "--help", "$PORT"] {
+            #expect(LaunchOptions.help.contains(flag), "\(flag)")
+        }
+    }
+}

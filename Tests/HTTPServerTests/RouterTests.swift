@@ -1,0 +1,98 @@
+import HTTPServer
+import Testing
+
+/// Routing decided in-process: which handler answers, with which parameters,
+/// and what the router answers itself (404, 405).
+@Suite struct RouterTests {
+    /// A router with one exact route, two parameter routes and one route
+    /// whose answer is ready at once.
+    static func makeRouter() -> Router {
+        var router = Router(logger: LogCollector().logger)
+        router.get("/feed") { _ in "feed" }
+        router.get("/feed/sections/{id}") { request in "section \(request.parameters["id"] ?? "?")" }
+        router.get("/feed/sections/new") { _ in "the new-section form" }
+        router.get("/users/{user}/posts/{post}") { request in
+            "\(request.parameters["user"] ?? "?")/\(request.parameters["post"] ?? "?")"
+        }
+        router.getImmediately("/healthz") { _ in "ok" }
+        return router
+    }
+
+    static func get(_ target: String, method: HTTPMethod = .get, router: Router = makeRouter()) async throws -> Response {
+        try await router.respond(to: Request(method: method, target: target))
+    }
+
+    @Test func exactRouteAnswersWithItsHandler() async throws {
+        let response = try await Self.get("/feed")
+        #expect(response.status == .ok)
+        #expect(response.bodyText == "feed")
+        #expect(response.headers["Content-Type"] == "text/plain; charset=utf-8")
+    }
+
+    @Test(arguments: [
+        ("/feed/sections/balances", "section balances"),
+        ("/feed/sections/credit-score", "section credit-score"),
+        ("/feed/sections/cr%C3%A9dit", "section crédit"),
+        ("/users/ada/posts/42", "ada/42"),
+    ])
+    func parameterSegmentsReachTheHandler(target: String, expected: String) async throws {
+        let response = try await Self.get(target)
+        #expect(response.status == .ok)
+        #expect(response.bodyText == expected)
+    }
+
+    @Test func exactRouteWinsOverAParameterRouteRegisteredFirst() async throws {
+        #expect(try await Self.get("/feed/sections/new").bodyText == "the new-section form")
+    }
+
+    @Test(arguments: [
+        "/nowhere",
+        "/feed/",
+        "/Feed",
+        "/feed/sections",
+        "/feed/sections/",
+        "/feed/sections/a/b",
+        "/users/ada/posts/",
+        "//feed",
+    ])
+    func pathsNoRouteClaimsAreNotFound(target: String) async throws {
+        let response = try await Self.get(target)
+        #expect(response.status == .notFound)
+        #expect(response.bodyText.contains("Nothing is at"))
+    }
+
+    @Test(arguments: [HTTPMethod.post, .put, .delete, .options, HTTPMethod(rawValue: "PATCH")])
+    func otherMethodsOnARouteAreNotAllowed(method: HTTPMethod) async throws {
+        for target in ["/feed", "/feed/sections/balances", "/healthz"] {
+            let response = try await Self.get(target, method: method)
+            #expect(response.status == .methodNotAllowed, "\(method) \(target)")
+            #expect(response.headers["Allow"] == "GET, HEAD", "\(method) \(target)")
+        }
+    }
+
+    @Test(arguments: ["/feed", "/feed/sections/alerts", "/healthz", "/nowhere"])
+    func headIsAnsweredLikeGet(target: String) async throws {
+        let get = try await Self.get(target, method: .get)
+        let head = try await Self.get(target, method: .head)
+        #expect(head.status == get.status)
+        #expect(head.headers.lines == get.headers.lines)
+        #expect(head.body.count == get.body.count)
+    }
+
+    @Test func immediateRoutesAnswerWithoutTheAsyncPath() throws {
+        let router = Self.makeRouter()
+        let health = try #require(router.respondImmediately(to: Request(method: .get, target: "/healthz")))
+        #expect(health.bodyText == "ok")
+        let missing = try #require(router.respondImmediately(to: Request(method: .get, target: "/nowhere")))
+        #expect(missing.status == .notFound)
+        // An async route must be left to `respond(to:)`.
+        #expect(router.respondImmediately(to: try Request(method: .get, target: "/feed")) == nil)
+    }
+
+    @Test func routeSeesTheDecodedQuery() async throws {
+        var router = Router(logger: LogCollector().logger)
+        router.get("/search") { request in request.queryValues("q").joined(separator: "|") }
+        let response = try await Self.get("/search?q=a+b&q=c%26d", router: router)
+        #expect(response.bodyText == "a b|c&d")
+    }
+}

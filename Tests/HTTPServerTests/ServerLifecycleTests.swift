@@ -1,0 +1,107 @@
+import HTTPServer
+import Testing
+
+/// Starting, stopping, and what a stop does to requests in flight.
+@Suite(.timeLimit(.minutes(1))) struct ServerLifecycleTests {
+    /// A router whose `/slow` says it has started, then answers once `finish` returns.
+    static func slowRouter(
+        started: AsyncStream<Void>.Continuation, finish: @escaping @Sendable () async throws -> Void
+    ) -> Router {
+        var router = LiveRoutes.router()
+        router.get("/slow") { _ in
+            started.yield()
+            try await finish()
+            return "done"
+        }
+        return router
+    }
+
+    @Test func stopLetsARequestInFlightFinishThenRefusesConnections() async throws {
+        let (started, startedSignal) = AsyncStream<Void>.makeStream()
+        let router = Self.slowRouter(started: startedSignal) { try await Task.sleep(for: .milliseconds(300)) }
+        // A grace far longer than the request: stop() returns as soon as it is answered.
+        let server = try Server.start(.forTests(shutdownGrace: .seconds(30)), responder: router)
+        let port = server.port
+
+        async let answer = onThread {
+            let client = try RawHTTPClient(port: port)
+            let response = try client.request("/slow")
+            return (response, client.isClosedByServer())
+        }
+        for await _ in started { break }
+        #expect(server.requestsInFlight == 1)
+        try await onThread { server.stop() }
+
+        let (response, closed) = try await answer
+        #expect(response.status == 200)
+        #expect(response.text == "done")
+        #expect(response.header("Connection")?.lowercased() == "close")
+        #expect(closed)
+        #expect(RawHTTPClient.isRefused(port: port))
+        #expect(server.requestsInFlight == 0)
+        #expect(server.openConnections == 0)
+    }
+
+    @Test func requestOutlastingTheGraceIsAnswered503() async throws {
+        let (started, startedSignal) = AsyncStream<Void>.makeStream()
+        let (release, releaseSignal) = AsyncStream<Void>.makeStream()
+        let router = Self.slowRouter(started: startedSignal) { for await _ in release { break } }
+        let server = try Server.start(.forTests(shutdownGrace: .seconds(1)), responder: router)
+        let port = server.port
+
+        async let answer = onThread { try RawHTTPClient(port: port).request("/slow") }
+        for await _ in started { break }
+        try await onThread { server.stop() }
+        let response = try await answer
+        #expect(response.status == 503)
+        #expect(response.header("Connection")?.lowercased() == "close")
+        #expect(RawHTTPClient.isRefused(port: port))
+        // The handler finishing after the stop must touch nothing that is gone.
+        releaseSignal.yield()
+        releaseSignal.finish()
+    }
+
+    @Test func stopTwiceIsHarmless() async throws {
+        let server = try Server.start(.forTests(), responder: LiveRoutes.router())
+        let port = server.port
+        let response = try await onThread { try RawHTTPClient(port: port).request("/hello") }
+        #expect(response.status == 200)
+        try await onThread {
+            server.stop()
+            server.stop()
+        }
+        #expect(RawHTTPClient.isRefused(port: port))
+    }
+
+    @Test func busyPortIsReportedAsAddressInUse() async throws {
+        try await withServer(LiveRoutes.router()) { first in
+            var configuration = ServerConfiguration.forTests()
+            configuration.port = first.port
+            #expect(throws: ServerError.addressInUse(host: "127.0.0.1", port: first.port)) {
+                try Server.start(configuration, responder: LiveRoutes.router())
+            }
+            // The failed attempt leaves the first server answering.
+            let port = first.port
+            let response = try await onThread { try RawHTTPClient(port: port).request("/hello") }
+            #expect(response.status == 200)
+        }
+    }
+
+    @Test func portZeroPicksAFreePortThatAnswers() async throws {
+        try await withServer(LiveRoutes.router()) { server in
+            #expect(server.port > 0)
+            let port = server.port
+            let response = try await onThread { try RawHTTPClient(port: port).request("/hello") }
+            #expect(response.text == LiveRoutes.hello)
+        }
+    }
+
+    @Test(arguments: ["256.1.1.1", "no-such-host.invalid"])
+    func unusableHostIsAClearError(host: String) {
+        var configuration = ServerConfiguration.forTests()
+        configuration.host = host
+        #expect(throws: ServerError.cannotResolve(host: host)) {
+            try Server.start(configuration, responder: LiveRoutes.router())
+        }
+    }
+}

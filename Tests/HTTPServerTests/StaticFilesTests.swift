@@ -1,0 +1,155 @@
+import Foundation
+import HTTPServer
+import Testing
+
+/// Static files in-process: content types, entity tags and 304, and the
+/// guarantee that nothing outside the public directory is ever served.
+@Suite struct StaticFilesTests {
+    let site: TemporarySite
+    let files: StaticFiles
+
+    init() throws {
+        site = try TemporarySite()
+        files = try StaticFiles(directory: site.publicDirectory)
+    }
+
+    func response(_ target: String, method: HTTPMethod = .get, headers: HTTPHeaders = [:]) throws -> Response? {
+        files.response(for: try Request(method: method, target: target, headers: headers))
+    }
+
+    @Test(arguments: [
+        ("/index.html", "text/html; charset=utf-8"),
+        ("/styles.css", "text/css; charset=utf-8"),
+        ("/app.js", "text/javascript; charset=utf-8"),
+        ("/data.json", "application/json"),
+        ("/notes.txt", "text/plain; charset=utf-8"),
+        ("/logo.svg", "image/svg+xml"),
+        ("/LOGO.PNG", "image/png"),
+        ("/favicon.ico", "image/x-icon"),
+        ("/font.woff2", "font/woff2"),
+        ("/archive.bin", "application/octet-stream"),
+        ("/README", "application/octet-stream"),
+        ("/sub/page.html", "text/html; charset=utf-8"),
+    ])
+    func servesFilesWithTheirContentType(target: String, contentType: String) throws {
+        let response = try #require(try response(target))
+        #expect(response.status == .ok)
+        #expect(response.headers["Content-Type"] == contentType)
+        #expect(response.headers["Cache-Control"] == "public, max-age=300")
+        guard case .file(let path, let size) = response.body else {
+            Issue.record("expected a file body")
+            return
+        }
+        let onDisk = try Data(contentsOf: URL(fileURLWithPath: site.publicDirectory + target))
+        #expect(size == UInt64(onDisk.count))
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == onDisk)
+    }
+
+    @Test func symlinkToAFileInsideIsServedAsItsTarget() throws {
+        let response = try #require(try response("/alias.css"))
+        #expect(response.headers["Content-Type"] == "text/css; charset=utf-8")
+        #expect(response.body.count == UInt64(TemporarySite.styles.utf8.count))
+    }
+
+    @Test func headIsAnsweredLikeGet() throws {
+        let get = try #require(try response("/styles.css"))
+        let head = try #require(try response("/styles.css", method: .head))
+        #expect(head.status == get.status)
+        #expect(head.headers.lines == get.headers.lines)
+    }
+
+    @Test(arguments: [
+        ("{etag}", true),
+        ("W/{etag}", true),
+        ("*", true),
+        ("\"other\", {etag}", true),
+        ("\"a\",W/{etag},\"b\"", true),
+        ("  {etag}  ", true),
+        ("\"other\"", false),
+        ("W/\"other\"", false),
+        ("\"other\", W/\"another\"", false),
+        ("", false),
+        ("{bare}", false),
+    ])
+    func ifNoneMatchAnswers304OnlyForTheCurrentTag(header: String, notModified: Bool) throws {
+        let first = try #require(try response("/styles.css"))
+        let etag = try #require(first.headers["ETag"])
+        #expect(etag.hasPrefix("\"") && etag.hasSuffix("\""))
+        let value = header
+            .replacingOccurrences(of: "{etag}", with: etag)
+            .replacingOccurrences(of: "{bare}", with: String(etag.dropFirst().dropLast()))
+
+        let second = try #require(try response("/styles.css", headers: ["If-None-Match": value]))
+        if notModified {
+            #expect(second.status == .notModified)
+            #expect(second.body.count == 0)
+            #expect(second.headers["ETag"] == etag)
+        } else {
+            #expect(second.status == .ok)
+            #expect(second.body.count == UInt64(TemporarySite.styles.utf8.count))
+        }
+    }
+
+    @Test func changedFileGetsANewTagAndTheOldOneNoLongerMatches() throws {
+        let before = try #require(try response("/notes.txt")?.headers["ETag"])
+        try site.write("notes, now longer than before\n", to: "public/notes.txt")
+        let after = try #require(try response("/notes.txt"))
+        #expect(after.headers["ETag"] != before)
+        let revalidated = try #require(try response("/notes.txt", headers: ["If-None-Match": before]))
+        #expect(revalidated.status == .ok)
+    }
+
+    @Test(arguments: [
+        "/../secret.txt",
+        "/%2e%2e/secret.txt",
+        "/%2E%2E/secret.txt",
+        "/.%2e/secret.txt",
+        "/sub/../../secret.txt",
+        "/sub/%2e%2e/%2e%2e/secret.txt",
+        "/sub/../index.html",
+        "/./index.html",
+        "/sub/./page.html",
+        "/%2e/index.html",
+        "/%2F..%2Fsecret.txt",
+        "/sub%2F..%2F..%2Fsecret.txt",
+        "/index.html%00.png",
+        "/%00",
+        "/..\\secret.txt",
+        "/%5c..%5csecret.txt",
+        "/sub\\page.html",
+        "/leak.txt",
+        "/outside/secret.txt",
+        "/sub",
+        "/sub/",
+        "/",
+        "//",
+        "/missing.css",
+    ])
+    func nothingOutsideTheDirectoryNorADirectoryIsServed(target: String) throws {
+        #expect(try response(target) == nil)
+        #expect(try response(target, method: .head) == nil)
+    }
+
+    @Test func routerAnswersTraversalAndDirectoriesWith404() async throws {
+        let router = Router(staticFiles: files, logger: LogCollector().logger)
+        for target in ["/%2e%2e/secret.txt", "/leak.txt", "/sub", "/index.html%00"] {
+            let response = await router.respond(to: try Request(method: .get, target: target))
+            #expect(response.status == .notFound, "\(target)")
+            #expect(!response.bodyText.contains("TOP SECRET"))
+        }
+        let served = await router.respond(to: try Request(method: .get, target: "/index.html"))
+        #expect(served.status == .ok)
+        let posted = await router.respond(to: try Request(method: .post, target: "/index.html"))
+        #expect(posted.status == .methodNotAllowed)
+        #expect(posted.headers["Allow"] == "GET, HEAD")
+    }
+
+    @Test func missingOrNonDirectoryRootIsAClearError() throws {
+        #expect(throws: ServerError.publicDirectory(site.base + "/absent")) {
+            try StaticFiles(directory: site.base + "/absent")
+        }
+        #expect(throws: ServerError.publicDirectory(site.base + "/secret.txt")) {
+            try StaticFiles(directory: site.base + "/secret.txt")
+        }
+    }
+}

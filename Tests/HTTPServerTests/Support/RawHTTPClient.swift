@@ -1,0 +1,178 @@
+import Foundation
+
+/// A deliberately small HTTP/1.1 client over one blocking TCP connection,
+/// for tests that need exact control over the bytes on the wire.
+///
+/// Every read and write has a timeout, so a server that never answers fails
+/// the test instead of hanging the run. It blocks its thread: use it inside
+/// `onThread`, never directly on the concurrency pool the server's tasks need.
+final class RawHTTPClient {
+    enum Failure: Error, CustomStringConvertible {
+        case connect(errno: Int32)
+        case timedOut
+        case closedByServer(afterBytes: Int)
+        case malformed(String)
+
+        var description: String {
+            switch self {
+            case .connect(let code): "connect failed: \(String(cString: strerror(code)))"
+            case .timedOut: "no answer before the timeout"
+            case .closedByServer(let count): "the server closed the connection after \(count) bytes of this response"
+            case .malformed(let reason): "malformed response: \(reason)"
+            }
+        }
+    }
+
+    private let descriptor: Int32
+    /// Bytes received but not yet consumed as part of a response.
+    private var pending: [UInt8] = []
+
+    /// Connects to `127.0.0.1:port`.
+    init(port: Int, timeout: Duration = .seconds(20)) throws {
+        descriptor = try Self.connect(port: port)
+        var limit = timeval(tv_sec: Int(timeout.components.seconds), tv_usec: 0)
+        setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))
+        setsockopt(descriptor, SOL_SOCKET, SO_SNDTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))
+    }
+
+    deinit { close(descriptor) }
+
+    /// Whether a connection attempt to `127.0.0.1:port` is refused.
+    static func isRefused(port: Int) -> Bool {
+        do {
+            close(try connect(port: port))
+            return false
+        } catch Failure.connect(let code) {
+            return code == ECONNREFUSED
+        } catch {
+            return false
+        }
+    }
+
+    /// Sends raw bytes, e.g. a request written out by hand.
+    func send(_ text: String) throws {
+        var bytes = Array(text.utf8)[...]
+        while !bytes.isEmpty {
+            let sent = bytes.withUnsafeBytes { sendWithoutSignal(descriptor, $0) }
+            guard sent > 0 else { throw errno == EAGAIN ? Failure.timedOut : Failure.closedByServer(afterBytes: 0) }
+            bytes = bytes.dropFirst(sent)
+        }
+    }
+
+    /// Sends a GET request and reads its response.
+    func request(_ target: String, headers: [String] = []) throws -> RawResponse {
+        try request("GET", target, headers: headers)
+    }
+
+    /// Sends one request and reads its response. `headers` are whole lines
+    /// such as `If-None-Match: "x"`; a body gets its `Content-Length`.
+    func request(_ method: String, _ target: String, headers: [String] = [], body: String? = nil) throws -> RawResponse {
+        var lines = ["\(method) \(target) HTTP/1.1", "Host: 127.0.0.1"] + headers
+        if let body { lines.append("Content-Length: \(body.utf8.count)") }
+        try send(lines.joined(separator: "\r\n") + "\r\n\r\n" + (body ?? ""))
+        return try readResponse(toHead: method == "HEAD")
+    }
+
+    /// Reads exactly one response: its head, then as many body bytes as
+    /// `Content-Length` announces (none for HEAD, 304 and 204), so the next
+    /// response on the connection starts where this one ends.
+    func readResponse(toHead: Bool = false) throws -> RawResponse {
+        let separator: [UInt8] = Array("\r\n\r\n".utf8)
+        var headEnd: Int?
+        while true {
+            headEnd = pending.firstRange(of: separator)?.lowerBound
+            if headEnd != nil { break }
+            try receiveMore(responseBytesSoFar: pending.count)
+        }
+        let head = String(decoding: pending[..<headEnd!], as: UTF8.self)
+        pending.removeFirst(headEnd! + separator.count)
+
+        var lines = head.split(separator: "\r\n", omittingEmptySubsequences: false)
+        let statusLine = lines.removeFirst().split(separator: " ", maxSplits: 2)
+        guard statusLine.count >= 2, statusLine[0].hasPrefix("HTTP/1."), let status = Int(statusLine[1]) else {
+            throw Failure.malformed("status line '\(head.prefix(80))'")
+        }
+        let headers = try lines.map { line in
+            guard let colon = line.firstIndex(of: ":") else { throw Failure.malformed("header line '\(line)'") }
+            return (name: String(line[..<colon]), value: line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces))
+        }
+        var response = RawResponse(status: status, headers: headers, body: [])
+
+        if toHead || status == 304 || status == 204 || status < 200 { return response }
+        if let length = response.header("Content-Length").flatMap({ Int($0) }) {
+            while pending.count < length { try receiveMore(responseBytesSoFar: pending.count) }
+            response.body = Array(pending[..<length])
+            pending.removeFirst(length)
+        } else if response.header("Transfer-Encoding") != nil {
+            throw Failure.malformed("chunked bodies are not expected from this server")
+        } else {
+            // No length: the body ends when the server closes the connection.
+            while (try? receiveMore(responseBytesSoFar: pending.count)) != nil {}
+            response.body = pending
+            pending.removeAll()
+        }
+        return response
+    }
+
+    /// Whether the server has closed the connection (waits up to the timeout for it).
+    func isClosedByServer() -> Bool {
+        guard pending.isEmpty else { return false }
+        var byte: UInt8 = 0
+        return recv(descriptor, &byte, 1, 0) == 0
+    }
+
+    private func receiveMore(responseBytesSoFar count: Int) throws {
+        var chunk = [UInt8](repeating: 0, count: 64 * 1024)
+        let received = chunk.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
+        if received > 0 {
+            pending.append(contentsOf: chunk[..<received])
+        } else if received == 0 || errno == ECONNRESET {
+            throw Failure.closedByServer(afterBytes: count)
+        } else {
+            throw errno == EAGAIN || errno == EWOULDBLOCK ? Failure.timedOut : Failure.malformed("recv errno \(errno)")
+        }
+    }
+
+    private static func connect(port: Int) throws -> Int32 {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard fd >= 0 else { throw Failure.connect(errno: errno) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = UInt16(port).bigEndian
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        guard connectToLoopback(fd, &address) == 0 else {
+            let code = errno
+            close(fd)
+            throw Failure.connect(errno: code)
+        }
+        return fd
+    }
+}
+
+/// A response as it came over the wire.
+struct RawResponse: Sendable {
+    var status: Int
+    var headers: [(name: String, value: String)]
+    var body: [UInt8]
+
+    /// The first value of the named header (case-insensitive).
+    func header(_ name: String) -> String? {
+        headers.first { $0.name.lowercased() == name.lowercased() }?.value
+    }
+
+    var text: String { String(decoding: body, as: UTF8.self) }
+}
+
+// The socket calls, outside the class whose methods share their names.
+
+private func sendWithoutSignal(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) -> Int {
+    send(fd, bytes.baseAddress, bytes.count, Int32(MSG_NOSIGNAL))
+}
+
+private func connectToLoopback(_ fd: Int32, _ address: inout sockaddr_in) -> Int32 {
+    withUnsafePointer(to: &address) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+            connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+        }
+    }
+}

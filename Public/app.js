@@ -53,6 +53,23 @@
     }));
   };
 
+  // Links and forms inside the sections that carry the page's composition (the
+  // calendar's days, the check-up form) take the new one, as the server renders them.
+  const syncComposition = (description) => {
+    const match = /[?&]sections=([^&#]*)/.exec(description.page);
+    const path = new URL(description.page, location.href).pathname;
+    for (const link of stack.querySelectorAll("a[href]:not([data-section-action])")) {
+      const url = new URL(link.href);
+      if (url.origin !== location.origin || url.pathname !== path) continue;
+      const query = url.search.slice(1).split("&").filter((pair) => pair && !pair.startsWith("sections="));
+      if (match) query.push("sections=" + match[1]);
+      link.href = url.pathname + (query.length ? "?" + query.join("&") : "") + url.hash;
+    }
+    for (const input of stack.querySelectorAll('input[type="hidden"][name="sections"]')) {
+      input.value = description.sections.map((s) => s.id).join(",");
+    }
+  };
+
   const applyComposition = async (pageURL) => {
     const description = await (await fetch(apiURL(pageURL))).json();
     if (description.error) throw new Error(description.error.message);
@@ -80,6 +97,7 @@
       stack.prepend(empty);
     }
     if (empty) empty.hidden = description.sections.length > 0;
+    syncComposition(description);
     renderPicker(description.available);
     const canonical = document.querySelector('link[rel="canonical"]');
     if (canonical) canonical.href = description.page;

@@ -1,0 +1,335 @@
+#!/usr/bin/env python3
+"""`make browser-check`: the pages in headless Chromium, driven over the DevTools protocol.
+
+Builds feed-server, serves Public/ on a free loopback port, and checks that
+/feed, /feed?sections=credit-score,balances, /day and /day?date=2026-11-03
+render exactly the expected sections, in order, with no JavaScript exception
+or console error, and fit 360 px wide. Then clicks through Public/app.js: adds
+and removes sections in place on /feed and /day, and checks that reloading the
+new URL renders the page the script made (same sections, links, form fields,
+picker and canonical URL), and that picking another day keeps the sections.
+Screenshots go to .build/browser-check/. Exits non-zero if any check fails.
+
+Needs chromium (Debian package) and websocket-client (PyPI); `make browser-check`
+installs them when missing. Environment: SWIFT (default swift), CHROMIUM.
+"""
+import base64, json, os, shutil, signal, socket, subprocess, sys, tempfile, time, urllib.request
+
+import websocket  # websocket-client
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+SHOTS = os.path.join(ROOT, ".build", "browser-check")
+FEED = ["balances", "alerts", "credit-score"]
+DAY = ["calendar", "summary", "sleep", "workout"]
+WAIT = 10.0  # seconds for any one wait
+
+# Everything a check compares, read from the live DOM. Hrefs are read as
+# path+query so links set by the script and links rendered by the server compare equal.
+SNAPSHOT_JS = """(() => {
+  const path = (href) => { const u = new URL(href, location.href); return u.pathname + u.search; };
+  const stack = document.getElementById("stack");
+  const cards = stack ? [...stack.querySelectorAll(":scope > section[data-section]")] : [];
+  const canonical = document.querySelector('link[rel="canonical"]');
+  return {
+    url: path(location.href),
+    sections: cards.map((s) => s.dataset.section),
+    removes: Object.fromEntries(cards.map((s) => {
+      const a = s.querySelector('a[data-section-action="remove"]');
+      return [s.dataset.section, a ? path(a.href) : null];
+    })),
+    picker: [...document.querySelectorAll('nav.section-picker a[data-section-action="add"]')]
+      .map((a) => [a.dataset.section, path(a.href), a.textContent]),
+    links: stack ? [...stack.querySelectorAll("a[href]:not([data-section-action])")].map((a) => path(a.href)) : [],
+    fields: stack ? [...stack.querySelectorAll("input[type=hidden]")].map((i) => i.name + "=" + i.value) : [],
+    canonical: canonical ? path(canonical.href) : null,
+  };
+})()"""
+
+
+class Failure(Exception):
+    pass
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def wait_until(what, probe, timeout=WAIT, interval=0.05):
+    deadline = time.monotonic() + timeout
+    while True:
+        try:
+            value = probe()
+            if value:
+                return value
+        except (OSError, ValueError, Failure):
+            pass  # not up yet, or the page is between documents
+        if time.monotonic() > deadline:
+            raise Failure(f"timed out after {timeout:.0f} s waiting for {what}")
+        time.sleep(interval)
+
+
+def http_get(url):
+    with urllib.request.urlopen(url, timeout=2) as response:
+        return response.read()
+
+
+class DevTools:
+    """A minimal DevTools protocol client for one page target."""
+
+    def __init__(self, ws_url):
+        self.ws = websocket.create_connection(ws_url, timeout=WAIT, suppress_origin=True)
+        self.next_id = 0
+        self.events = []  # (method, params) not yet consumed
+        self.errors = []  # JavaScript exceptions and console errors, as text
+
+    def _receive(self):
+        message = json.loads(self.ws.recv())
+        method, params = message.get("method"), message.get("params", {})
+        if method == "Runtime.exceptionThrown":
+            d = params["exceptionDetails"]
+            self.errors.append("exception: " + d.get("exception", {}).get("description", d.get("text", "")))
+        elif method == "Runtime.consoleAPICalled" and params.get("type") == "error":
+            self.errors.append("console.error: " + " ".join(str(a.get("value", a.get("description", ""))) for a in params["args"]))
+        elif method == "Log.entryAdded" and params["entry"].get("level") == "error":
+            e = params["entry"]
+            self.errors.append(f"log: {e.get('text', '')} {e.get('url', '')}".strip())
+        if method:
+            self.events.append((method, params))
+        return message
+
+    def send(self, method, **params):
+        self.next_id += 1
+        self.ws.send(json.dumps({"id": self.next_id, "method": method, "params": params}))
+        deadline = time.monotonic() + WAIT
+        while time.monotonic() < deadline:
+            message = self._receive()
+            if message.get("id") == self.next_id:
+                if "error" in message:
+                    raise Failure(f"{method}: {message['error'].get('message')}")
+                return message.get("result", {})
+        raise Failure(f"no answer to {method}")
+
+    def wait_event(self, method):
+        deadline = time.monotonic() + WAIT
+        while True:
+            for i, (m, _) in enumerate(self.events):
+                if m == method:
+                    return self.events.pop(i)[1]
+            if time.monotonic() > deadline:
+                raise Failure(f"timed out waiting for {method}")
+            self._receive()
+
+    def evaluate(self, expression):
+        result = self.send("Runtime.evaluate", expression=expression, returnByValue=True, awaitPromise=True)
+        if "exceptionDetails" in result:
+            raise Failure(f"evaluating {expression[:60]!r}: {result['exceptionDetails'].get('text')}")
+        return result["result"].get("value")
+
+    def navigate(self, url=None):
+        """Loads url (or reloads the page's current URL) and waits for the load event."""
+        self.events.clear()
+        if url is None:
+            self.send("Page.reload", ignoreCache=True)
+        else:
+            answer = self.send("Page.navigate", url=url)
+            if answer.get("errorText"):
+                raise Failure(f"loading {url}: {answer['errorText']}")
+        self.wait_event("Page.loadEventFired")
+
+    def viewport(self, width, height):
+        self.send("Emulation.setDeviceMetricsOverride", width=width, height=height,
+                  deviceScaleFactor=1, mobile=width < 600)
+
+    def screenshot(self, name):
+        data = self.send("Page.captureScreenshot", format="png")["data"]
+        with open(os.path.join(SHOTS, name + ".png"), "wb") as f:
+            f.write(base64.b64decode(data))
+
+    def click(self, selector):
+        """A real left click (mouse events at the element's centre), as a person makes."""
+        box = self.evaluate(f"""(() => {{
+          const el = document.querySelector({json.dumps(selector)});
+          if (!el) return null;
+          el.scrollIntoView({{block: "center"}});
+          const r = el.getBoundingClientRect();
+          return {{x: r.x + r.width / 2, y: r.y + r.height / 2}};
+        }})()""")
+        if not box:
+            raise Failure(f"nothing to click: {selector}")
+        for kind in ("mousePressed", "mouseReleased"):
+            self.send("Input.dispatchMouseEvent", type=kind, x=box["x"], y=box["y"], button="left", clickCount=1)
+
+    def snapshot(self):
+        return self.evaluate(SNAPSHOT_JS)
+
+
+class Report:
+    def __init__(self):
+        self.lines, self.failed = [], 0
+
+    def check(self, name, ok, detail=""):
+        self.lines.append(("ok  " if ok else "FAIL") + "  " + name + ("" if ok or not detail else f": {detail}"))
+        self.failed += not ok
+        print(self.lines[-1], flush=True)
+        return ok
+
+
+def check_page(dt, report, base, path, expected, shot, narrow=False):
+    dt.errors.clear()
+    dt.navigate(base + path)
+    got = dt.snapshot()["sections"]
+    report.check(f"{path} shows {','.join(expected)}", got == expected, f"found {','.join(got) or 'no sections'}")
+    dt.screenshot(shot)
+    if narrow:  # as on a phone: 360 px wide, nothing may stick out sideways
+        dt.viewport(360, 1600)
+        dt.screenshot(shot + "-360")
+        width = dt.evaluate("document.documentElement.scrollWidth")
+        report.check(f"{path} at 360 px wide: nothing wider than the screen", width <= 360, f"page is {width} px wide")
+        dt.viewport(1200, 1600)
+    report.check(f"{path} has no JavaScript errors", not dt.errors, "; ".join(dt.errors))
+
+
+def check_click(dt, report, step, selector, want_url, want_sections, shot):
+    """Clicks an add or remove link, waits for app.js to update the page in place, checks it."""
+    dt.errors.clear()
+    dt.evaluate("window.__sameDocument = true")  # gone if the click loads a new page
+    dt.click(selector)
+    try:
+        wait_until(f"the page to show {want_url}",
+                   lambda: dt.snapshot()["url"] == want_url and dt.snapshot()["sections"] == want_sections, timeout=5)
+    except Failure:
+        pass  # the checks below say what differs
+    state = dt.snapshot()
+    dt.screenshot(shot)
+    report.check(f"{step}: URL is {want_url}", state["url"] == want_url, f"found {state['url']}")
+    report.check(f"{step}: sections {','.join(want_sections)}", state["sections"] == want_sections,
+                 f"found {','.join(state['sections'])}")
+    report.check(f"{step}: updated in place, no page load", dt.evaluate("window.__sameDocument === true"),
+                 "the click loaded a new page (app.js fell back to a plain link)")
+    report.check(f"{step}: no JavaScript errors", not dt.errors, "; ".join(dt.errors))
+    # The page app.js made must be the page the server renders for its URL.
+    dt.navigate()
+    fresh = dt.snapshot()
+    dt.screenshot(shot + "-reloaded")
+    drift = [k for k in state if state[k] != fresh[k]]
+    report.check(f"{step}: reload renders the same page", not drift,
+                 "; ".join(f"{k}: script made {state[k]}, server renders {fresh[k]}" for k in drift))
+    return state
+
+
+def run(report, work):
+    swift = os.environ.get("SWIFT", "swift")
+    print("browser-check: swift build", flush=True)
+    build = subprocess.run([swift, "build"], cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    if not report.check("swift build", build.returncode == 0, build.stdout[-2000:]):
+        return
+    binary = subprocess.run([swift, "build", "--show-bin-path"], cwd=ROOT, capture_output=True, text=True).stdout.strip()
+    shutil.rmtree(SHOTS, ignore_errors=True)  # no screenshot left from an earlier run
+    os.makedirs(SHOTS)
+
+    port = free_port()
+    base = f"http://127.0.0.1:{port}"
+    with open(os.path.join(work, "server.log"), "wb") as log:
+        server = subprocess.Popen([os.path.join(binary, "feed-server"), "--port", str(port), "--quiet",
+                                   "--public", os.path.join(ROOT, "Public")], cwd=ROOT, stdout=log, stderr=log)
+    processes.append((server, False))
+    wait_until("feed-server /healthz", lambda: server.poll() is None and http_get(base + "/healthz"))
+
+    debug_port = free_port()
+    chromium = os.environ.get("CHROMIUM") or shutil.which("chromium") or "chromium"
+    flags = ["--headless", f"--remote-debugging-port={debug_port}", "--remote-debugging-address=127.0.0.1",
+             f"--user-data-dir={os.path.join(work, 'profile')}", "--no-first-run", "--no-default-browser-check",
+             "--disable-gpu", "--disable-extensions", "--disable-background-networking", "--disable-sync",
+             "--hide-scrollbars", "--mute-audio", "--window-size=1200,1600", "about:blank"]
+    if os.geteuid() == 0:
+        flags.insert(0, "--no-sandbox")
+    with open(os.path.join(work, "chromium.log"), "wb") as log:
+        browser = subprocess.Popen([chromium] + flags, stdout=log, stderr=log, start_new_session=True)
+    processes.append((browser, True))  # Chromium leads a process group of its own helpers
+    targets = wait_until("Chromium's DevTools endpoint", lambda: browser.poll() is None and [
+        t for t in json.loads(http_get(f"http://127.0.0.1:{debug_port}/json/list")) if t.get("type") == "page"])
+    dt = DevTools(targets[0]["webSocketDebuggerUrl"])
+    for domain in ("Page", "Runtime", "Log"):
+        dt.send(domain + ".enable")
+    dt.viewport(1200, 1600)
+
+    # 1. The pages, as the server renders them.
+    check_page(dt, report, base, "/feed", FEED, "feed", narrow=True)
+    check_page(dt, report, base, "/feed?sections=credit-score,balances", ["credit-score", "balances"], "feed-credit-score-balances")
+    check_page(dt, report, base, "/day", DAY, "day", narrow=True)
+    check_page(dt, report, base, "/day?date=2026-11-03", DAY, "day-2026-11-03")
+
+    # 2. Adding and removing sections with app.js, on the feed.
+    dt.navigate(base + "/feed")
+    added = FEED + ["recent-activity"]
+    state = check_click(dt, report, "add recent-activity", 'nav.section-picker a[data-section="recent-activity"]',
+                        "/feed?sections=" + ",".join(added), added, "feed-1-added-recent-activity")
+    report.check("add recent-activity: its card has a remove link",
+                 state["removes"].get("recent-activity") == "/feed",  # the rest is the default list
+                 f"found {state['removes'].get('recent-activity')}")
+    report.check("add recent-activity: the picker offers only checkup", state["picker"] == [
+        ["checkup", "/feed?sections=balances,alerts,credit-score,recent-activity,checkup", "+ Financial check-up"]],
+        f"found {state['picker']}")
+    kept = ["balances", "credit-score", "recent-activity"]
+    check_click(dt, report, "remove alerts", '#section-alerts a[data-section-action="remove"]',
+                "/feed?sections=" + ",".join(kept), kept, "feed-2-removed-alerts")
+    added = kept + ["checkup"]
+    check_click(dt, report, "add checkup", 'nav.section-picker a[data-section="checkup"]',
+                "/feed?sections=" + ",".join(added), added, "feed-3-added-checkup")
+    kept = ["balances", "credit-score", "checkup"]  # the check-up form must follow
+    check_click(dt, report, "remove recent-activity", '#section-recent-activity a[data-section-action="remove"]',
+                "/feed?sections=" + ",".join(kept), kept, "feed-4-removed-recent-activity")
+
+    # 3. The day page: remove a section in place; then pick another day, which must keep that choice.
+    kept = ["calendar", "summary", "workout"]
+    dt.navigate(base + "/day?date=2026-11-03")
+    check_click(dt, report, "day: remove sleep", '#section-sleep a[data-section-action="remove"]',
+                "/day?date=2026-11-03&sections=" + ",".join(kept), kept, "day-1-removed-sleep")
+    dt.navigate(base + "/day?date=2026-11-03")
+    dt.click('#section-sleep a[data-section-action="remove"]')
+    wait_until("sleep to be removed", lambda: dt.snapshot()["sections"] == kept)
+    dt.events.clear()
+    dt.click('.calendar a[href*="date=2026-11-04"]')
+    wait_until("the day page for 2026-11-04", lambda: "date=2026-11-04" in dt.snapshot()["url"])
+    dt.wait_event("Page.loadEventFired")
+    got = dt.snapshot()["sections"]
+    dt.screenshot("day-2-picked-2026-11-04")
+    report.check("day: picking 2026-11-04 keeps calendar,summary,workout", got == kept, f"found {','.join(got)}")
+
+processes = []  # (Popen, leads a process group), stopped at the end whatever happens
+
+
+def main():
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
+    report = Report()
+    work = tempfile.mkdtemp(prefix="browser-check.")
+    try:
+        run(report, work)
+    except (Failure, websocket.WebSocketException, OSError) as error:
+        report.check("browser check ran to the end", False, str(error))
+        for name in ("server.log", "chromium.log"):
+            path = os.path.join(work, name)
+            if os.path.exists(path) and os.path.getsize(path):
+                print(f"--- last lines of {name}:\n" + open(path, errors="replace").read()[-1500:], file=sys.stderr)
+    finally:
+        for process, group in reversed(processes):
+            if process.poll() is None:
+                (os.killpg if group else os.kill)(process.pid, signal.SIGTERM)
+                try:
+                    process.wait(timeout=5)
+                except subprocess.TimeoutExpired:
+                    process.kill()
+                    process.wait()
+        shutil.rmtree(work, ignore_errors=True)
+    passed = len(report.lines) - report.failed
+    print(f"{passed} passed, {report.failed} failed")
+    if report.failed:
+        print(f"browser-check: FAILED ({report.failed} failed; screenshots in .build/browser-check/)", file=sys.stderr)
+        sys.exit(1)
+    print("browser-check: all passed; screenshots in .build/browser-check/")
+
+
+if __name__ == "__main__":
+    main()

@@ -7,6 +7,12 @@ public struct LaunchOptions: Equatable, Sendable {
     public var publicDirectory = "Public"
     public var threads = ServerConfiguration.processorCount
     public var quiet = false
+    /// How long a section's data load may take before it shows its fallback.
+    public var sectionTimeout: Duration = .seconds(1)
+    /// Whether pages stream their sections as they finish.
+    public var streaming = true
+    /// Faults injected into section loads, by section id; none unless asked for.
+    public var simulatedFaults: [String: SimulatedFault] = [:]
 
     public init() {}
 
@@ -38,7 +44,15 @@ public struct LaunchOptions: Equatable, Sendable {
           --public DIR      static files to serve (default ./Public)
           --threads N       worker threads (default: the number of cores)
           --quiet           no access log
+          --section-timeout DURATION
+                            how long a section may load before its fallback shows (default 1s; e.g. 300ms, 2s)
+          --no-stream       send every page whole, never streamed
           --help            this text
+
+        Simulation, for watching pages degrade (off unless given; repeatable):
+          --simulate SECTION=delay:DURATION   the section's load takes DURATION longer
+          --simulate SECTION=error            the section's load fails
+          --simulate SECTION=hang             the section's load never finishes (its deadline cuts it)
         """
 
     /// Reads the flags (without the program name) and `PORT` from the environment.
@@ -60,6 +74,19 @@ public struct LaunchOptions: Equatable, Sendable {
             case "--public": options.publicDirectory = try value()
             case "--port": options.port = try number(try value(), flag: flag, in: 0...65535, expected: "a port number (0-65535)")
             case "--threads": options.threads = try number(try value(), flag: flag, in: 1...256, expected: "a thread count (1-256)")
+            case "--no-stream": options.streaming = false
+            case "--section-timeout":
+                let text = try value()
+                guard let timeout = parseDuration(text), timeout > .zero else {
+                    throw .invalidValue(flag: flag, value: text, expected: "a duration such as 300ms or 2s")
+                }
+                options.sectionTimeout = timeout
+            case "--simulate":
+                let text = try value()
+                guard let (section, fault) = SimulatedFault.parse(text) else {
+                    throw .invalidValue(flag: flag, value: text, expected: "SECTION=delay:DURATION, SECTION=error or SECTION=hang")
+                }
+                options.simulatedFaults[section] = fault
             default: throw .unknownFlag(flag)
             }
         }
@@ -71,6 +98,11 @@ public struct LaunchOptions: Equatable, Sendable {
             throw .invalidValue(flag: flag, value: text, expected: expected)
         }
         return number
+    }
+
+    /// How the app's pages load and send their sections.
+    public var pageSettings: PageSettings {
+        PageSettings(sectionTimeout: sectionTimeout, streaming: streaming, simulatedFaults: simulatedFaults)
     }
 
     /// The server configuration these options ask for.

@@ -32,4 +32,23 @@ enum MHDCallbacks {
         headers.pointee.add(String(cString: name), value.map { String(cString: $0) } ?? "")
         return .YES
     }
+
+    /// Fills libmicrohttpd's buffer from a stream; parks the connection when
+    /// the producer has not written yet.
+    static let readStream: MHD_ContentReaderCallback = { cls, _, buffer, capacity in
+        guard let cls, let buffer else { return MHD_CONTENT_READER_END_WITH_ERROR }
+        let stream = Unmanaged<StreamContext>.fromOpaque(cls).takeUnretainedValue()
+        switch stream.read(into: UnsafeMutableRawBufferPointer(start: buffer, count: capacity)) {
+        case .bytes(let count): return count
+        case .parked: return 0
+        case .endOfStream: return MHD_CONTENT_READER_END_OF_STREAM
+        case .failed: return MHD_CONTENT_READER_END_WITH_ERROR
+        }
+    }
+
+    /// The stream's response is freed: the body ended or the client left.
+    static let freeStream: MHD_ContentReaderFreeCallback = { cls in
+        guard let cls else { return }
+        Unmanaged<StreamContext>.fromOpaque(cls).takeRetainedValue().release()
+    }
 }

@@ -9,9 +9,17 @@ import Darwin
 enum MHDResponse {
     /// A new response object (reference count one), or `nil` when the file
     /// body cannot be opened any more.
-    static func make(_ response: Response, closeConnection: Bool) -> OpaquePointer? {
+    static func make(_ response: Response, stream: StreamContext?, closeConnection: Bool) -> OpaquePointer? {
         let made: OpaquePointer?
         switch response.body {
+        case .stream where stream == nil:
+            // HEAD: headers only, the producer never runs.
+            made = MHD_create_response_from_buffer(0, nil, .RESPMEM_PERSISTENT)
+        case .stream:
+            let context = Unmanaged.passRetained(stream!)
+            made = MHD_create_response_from_callback(sectional_size_unknown, 16 * 1024,
+                                                     MHDCallbacks.readStream, context.toOpaque(), MHDCallbacks.freeStream)
+            if made == nil { context.release() }
         case .bytes(let bytes):
             made = bytes.withUnsafeBytes { buffer in
                 MHD_create_response_from_buffer(buffer.count, UnsafeMutableRawPointer(mutating: buffer.baseAddress), .RESPMEM_MUST_COPY)

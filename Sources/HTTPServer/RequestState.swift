@@ -30,6 +30,11 @@ final class RequestState: @unchecked Sendable {
     private struct Handoff {
         var response: Response?
         var resumeClaimed = false
+        /// The stream the response's body is written into, if it streams.
+        var stream: StreamContext?
+        /// The task answering the request, for cancellation when the client leaves.
+        var task: Task<Void, Never>?
+        var cancelRequested = false
     }
     private let handoff = Mutex(Handoff())
 
@@ -38,22 +43,45 @@ final class RequestState: @unchecked Sendable {
         self.startedAt = startedAt
     }
 
-    /// Stores the answer; `true` when the caller must now resume the connection.
-    func deliver(_ response: Response) -> Bool {
+    /// Stores the answer (and the stream its body is written into); `true`
+    /// when the caller must now resume the connection.
+    func deliver(_ response: Response, stream: StreamContext? = nil) -> Bool {
         handoff.withLock { handoff in
             guard !handoff.resumeClaimed else { return false }
             handoff.response = response
+            handoff.stream = stream
             handoff.resumeClaimed = true
             return true
         }
     }
 
     /// Takes the delivered answer, if it has arrived.
-    func takeResponse() -> Response? {
+    func takeResponse() -> (Response, StreamContext?)? {
         handoff.withLock { handoff in
             defer { handoff.response = nil }
-            return handoff.response
+            return handoff.response.map { ($0, handoff.stream) }
         }
+    }
+
+    /// The stream of the answer, once delivered.
+    var stream: StreamContext? { handoff.withLock { $0.stream } }
+
+    /// Remembers the task answering the request.
+    func setTask(_ task: Task<Void, Never>) {
+        let cancelNow = handoff.withLock { handoff in
+            handoff.task = task
+            return handoff.cancelRequested
+        }
+        if cancelNow { task.cancel() }
+    }
+
+    /// Cancels the task answering the request, now or as soon as it is known.
+    func cancelTask() {
+        let task = handoff.withLock { handoff in
+            handoff.cancelRequested = true
+            return handoff.task
+        }
+        task?.cancel()
     }
 }
 

@@ -5,11 +5,15 @@ public struct Response: Sendable {
         case bytes([UInt8])
         /// A regular file sent with `sendfile`; `size` is its length in bytes.
         case file(path: String, size: UInt64)
+        /// Bytes written as they are produced, sent chunked.
+        case stream(ResponseStream)
 
+        /// The length when known up front; 0 for a stream.
         public var count: UInt64 {
             switch self {
             case .bytes(let bytes): UInt64(bytes.count)
             case .file(_, let size): size
+            case .stream: 0
             }
         }
     }
@@ -29,11 +33,16 @@ public struct Response: Sendable {
         self.init(status: status, headers: ["Content-Type": contentType], body: .bytes(Array(body.utf8)))
     }
 
-    /// The body's bytes; empty for a file body. Meant for tests and small answers.
+    /// The body's bytes; empty for a file or stream body. Meant for tests and small answers.
     public var bodyBytes: [UInt8] {
         if case .bytes(let bytes) = body { bytes } else { [] }
     }
 
-    /// The body as UTF-8 text; empty for a file body.
+    /// The body as UTF-8 text; empty for a file or stream body.
     public var bodyText: String { String(decoding: bodyBytes, as: UTF8.self) }
+
+    /// The whole body, running a stream's producer to its end: for tests.
+    public func collectBody() async -> [UInt8] {
+        if case .stream(let stream) = body { await stream.collect() } else { bodyBytes }
+    }
 }

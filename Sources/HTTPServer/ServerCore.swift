@@ -19,6 +19,8 @@ final class ServerCore: Sendable {
 
     private struct Parked {
         var states: [ObjectIdentifier: RequestState] = [:]
+        /// Streams whose reader waits for the producer's next write.
+        var streams: [ObjectIdentifier: StreamContext] = [:]
         /// Set by `resumeAllSuspended()`: the daemon is about to stop.
         var closed = false
     }
@@ -54,8 +56,8 @@ final class ServerCore: Sendable {
         case .receivingBody:
             return dispatch(connection, state)
         case .waiting:
-            guard let response = state.takeResponse() else { return .YES }
-            return queue(response, on: connection, state)
+            guard let (response, stream) = state.takeResponse() else { return .YES }
+            return queue(response, stream: stream, on: connection, state)
         case .answered:
             return .YES
         }
@@ -63,7 +65,10 @@ final class ServerCore: Sendable {
 
     func complete(_ state: RequestState, _ termination: MHD_RequestTerminationCode) {
         inFlight.subtract(1, ordering: .relaxed)
+        // A client that left mid-answer leaves nothing running behind it.
+        state.cancelTask()
         guard configuration.accessLog else { return }
+        if let stream = state.stream { state.sentBytes = stream.sentBytes }
         let micros = (DispatchTime.now().uptimeNanoseconds - state.startedAt) / 1000
         let status = state.status == 0 ? "- (\(termination))" : String(state.status)
         logger.log("\(state.method) \(state.target) \(status) \(state.sentBytes)B \(micros)us")
@@ -96,10 +101,21 @@ final class ServerCore: Sendable {
         guard isParked else {
             return queue(HTTPError(.serviceUnavailable, "The server is stopping.").response(), on: connection, state)
         }
-        Task { [self] in
+        let handle = ConnectionHandle(pointer: connection)
+        let task = Task { [self] in
             let response = await answer(request)
-            resume(state, with: response)
+            guard case .stream(let body) = response.body, request.method != .head else {
+                resume(state, with: response)
+                return
+            }
+            // Send the headers now; write the body from this same task.
+            let stream = StreamContext(connection: handle, core: self)
+            stream.onRelease = { state.cancelTask() }
+            resume(state, with: response, stream: stream)
+            await body.produce(ResponseBodyWriter(sink: stream))
+            stream.finish()
         }
+        state.setTask(task)
         return .YES
     }
 
@@ -115,11 +131,30 @@ final class ServerCore: Sendable {
     }
 
     /// Hands the answer over and resumes the connection, unless `stop()` already did.
-    private func resume(_ state: RequestState, with response: Response) {
+    private func resume(_ state: RequestState, with response: Response, stream: StreamContext? = nil) {
         parked.withLock { parked in
             guard parked.states.removeValue(forKey: ObjectIdentifier(state)) != nil,
-                  state.deliver(response), let connection = state.connection else { return }
+                  state.deliver(response, stream: stream), let connection = state.connection else { return }
             MHD_resume_connection(connection.pointer)
+        }
+    }
+
+    /// Suspends a stream's connection until its producer writes; `false`
+    /// when the server is stopping and parks nothing more.
+    func park(_ stream: StreamContext) -> Bool {
+        parked.withLock { parked in
+            guard !parked.closed else { return false }
+            MHD_suspend_connection(stream.connection.pointer)
+            parked.streams[ObjectIdentifier(stream)] = stream
+            return true
+        }
+    }
+
+    /// Resumes a parked stream's connection, unless `stop()` already did.
+    func unpark(_ stream: StreamContext) {
+        parked.withLock { parked in
+            guard parked.streams.removeValue(forKey: ObjectIdentifier(stream)) != nil else { return }
+            MHD_resume_connection(stream.connection.pointer)
         }
     }
 
@@ -133,13 +168,16 @@ final class ServerCore: Sendable {
                 if let connection = state.connection { MHD_resume_connection(connection.pointer) }
             }
             parked.states.removeAll()
+            // A woken stream reader that finds nothing to send can no longer park: it ends the body.
+            for stream in parked.streams.values { MHD_resume_connection(stream.connection.pointer) }
+            parked.streams.removeAll()
         }
     }
 
-    private func queue(_ response: Response, on connection: OpaquePointer, _ state: RequestState) -> MHD_Result {
+    private func queue(_ response: Response, stream: StreamContext? = nil, on connection: OpaquePointer, _ state: RequestState) -> MHD_Result {
         state.phase = .answered
         let closing = isStopping.load(ordering: .relaxed)
-        guard let made = MHDResponse.make(response, closeConnection: closing) else {
+        guard let made = MHDResponse.make(response, stream: stream, closeConnection: closing) else {
             return queue(HTTPError(.notFound, "The file is gone.").response(), on: connection, state)
         }
         defer { MHD_destroy_response(made) }

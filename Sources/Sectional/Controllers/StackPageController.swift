@@ -11,23 +11,55 @@ open class StackPageController: SectionController {
     /// Shown when the page has no section.
     public var emptyStateMessage = "No sections are shown. Add one below."
 
+    /// The stack, its cards in page order, and the add links. A streamed page
+    /// sends the same bytes in three parts: `renderOpening`, each card as it
+    /// is ready (`renderSection`), then `renderClosing`.
     override open func render(into html: inout HTMLWriter) {
-        main(.class("stack"), .id("stack")) {
-            if children.isEmpty {
-                div(.class("stack-empty"), .role("status")) { p { emptyStateMessage } }
-            }
-            HTMLRenderer { html in
-                for child in self.children { self.renderSection(child, into: &html) }
-            }
-        }.render(into: &html)
+        renderOpening(into: &html)
+        for child in children { renderSection(child, into: &html) }
+        renderClosing(into: &html)
+    }
+
+    /// The stack's start tag, with the empty state when there is no child.
+    public func renderOpening(into html: inout HTMLWriter) {
+        html.writeRaw(#"<main class="stack" id="stack">"#)
+        if children.isEmpty {
+            div(.class("stack-empty"), .role("status")) { p { emptyStateMessage } }.render(into: &html)
+        }
+    }
+
+    /// The stack's end tag, then the links that add absent sections.
+    public func renderClosing(into html: inout HTMLWriter) {
+        html.writeRaw("</main>")
         renderPicker(into: &html)
+    }
+
+    /// The opening for cards sent in whatever order they finish: a declarative
+    /// shadow root lays out one slot per child, in page order, each showing a
+    /// placeholder until its card (rendered with `slot:`) arrives. No script
+    /// is needed; a browser without shadow roots shows the cards in arrival order.
+    public func renderOutOfOrderOpening(stylesheet: String, into html: inout HTMLWriter) {
+        renderOpening(into: &html)
+        template(HTMLAttribute("shadowrootmode", "open")) {
+            link(.rel("stylesheet"), .href(stylesheet))
+            for child in children {
+                slot(.name(child.id)) {
+                    div(.class("section-placeholder"), .aria("busy", "true")) { "Loading \(child.title)…" }
+                }
+            }
+            // Cards added later by script have no slot of their own: they go last.
+            slot()
+        }.render(into: &html)
     }
 
     /// One child in its card: header with title and remove link, then its
     /// content or fallback. Also served alone as the section's fragment.
-    public func renderSection(_ child: SectionController, into html: inout HTMLWriter) {
+    /// With `slot`, the card fills that slot of an out-of-order opening.
+    public func renderSection(_ child: SectionController, slot slotName: String? = nil, into html: inout HTMLWriter) {
         let headingID = child.id + "-title"
-        section(.class("section"), .id("section-" + child.id), .data("section", child.id), .aria("labelledby", headingID)) {
+        var attributes: [HTMLAttribute] = [.class("section"), .id("section-" + child.id), .data("section", child.id), .aria("labelledby", headingID)]
+        if let slotName { attributes.append(HTMLAttribute("slot", slotName)) }
+        section(attributes: attributes) {
             header(.class("section-header")) {
                 h2(.id(headingID)) { child.title }
                 if let plan, let address {

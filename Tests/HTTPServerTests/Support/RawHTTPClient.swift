@@ -103,8 +103,8 @@ final class RawHTTPClient {
             while pending.count < length { try receiveMore(responseBytesSoFar: pending.count) }
             response.body = Array(pending[..<length])
             pending.removeFirst(length)
-        } else if response.header("Transfer-Encoding") != nil {
-            throw Failure.malformed("chunked bodies are not expected from this server")
+        } else if response.header("Transfer-Encoding")?.lowercased() == "chunked" {
+            while let chunk = try readChunk() { response.body += chunk }
         } else {
             // No length: the body ends when the server closes the connection.
             while (try? receiveMore(responseBytesSoFar: pending.count)) != nil {}
@@ -112,6 +112,37 @@ final class RawHTTPClient {
             pending.removeAll()
         }
         return response
+    }
+
+    /// Reads one chunk of a chunked body; `nil` for the last (empty) chunk,
+    /// after which the next response may follow.
+    func readChunk() throws -> [UInt8]? {
+        let line = try readLine()
+        guard let size = Int(line.split(separator: ";")[0], radix: 16) else {
+            throw Failure.malformed("chunk size line '\(line)'")
+        }
+        if size == 0 {
+            while try !readLine().isEmpty {}  // trailer fields, then the blank line
+            return nil
+        }
+        while pending.count < size + 2 { try receiveMore(responseBytesSoFar: pending.count) }
+        let chunk = Array(pending[..<size])
+        pending.removeFirst(size + 2)
+        return chunk
+    }
+
+    private func readLine() throws -> String {
+        let crlf: [UInt8] = [13, 10]
+        while pending.firstRange(of: crlf) == nil { try receiveMore(responseBytesSoFar: pending.count) }
+        let end = pending.firstRange(of: crlf)!.lowerBound
+        let line = String(decoding: pending[..<end], as: UTF8.self)
+        pending.removeFirst(end + 2)
+        return line
+    }
+
+    /// Closes the connection from the client's side, mid-response if need be.
+    func disconnect() {
+        shutdown(descriptor, Int32(SHUT_RDWR))
     }
 
     /// Whether the server has closed the connection (waits up to the timeout for it).

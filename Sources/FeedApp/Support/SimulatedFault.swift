@@ -1,0 +1,51 @@
+/// A fault `--simulate` injects into a section's data load, so a person can
+/// watch a page degrade: `credit-score=delay:2s`, `alerts=error`, `sleep=hang`.
+public enum SimulatedFault: Sendable, Equatable {
+    /// The load takes this much longer.
+    case delay(Duration)
+    /// The load throws.
+    case error
+    /// The load never finishes (until its deadline cancels it).
+    case hang
+
+    /// The error a simulated failure throws.
+    public struct InjectedError: Error, CustomStringConvertible {
+        public var description: String { "simulated failure (--simulate)" }
+    }
+
+    /// Parses `SECTION=delay:300ms`, `SECTION=error` or `SECTION=hang`.
+    public static func parse(_ text: String) -> (section: String, fault: SimulatedFault)? {
+        let parts = text.split(separator: "=", maxSplits: 1).map(String.init)
+        guard parts.count == 2, !parts[0].isEmpty else { return nil }
+        switch parts[1] {
+        case "error": return (parts[0], .error)
+        case "hang": return (parts[0], .hang)
+        case let value where value.hasPrefix("delay:"):
+            guard let duration = parseDuration(String(value.dropFirst(6))) else { return nil }
+            return (parts[0], .delay(duration))
+        default: return nil
+        }
+    }
+
+    /// Runs `operation` with this fault applied. Waiting honours cancellation,
+    /// so a deadline ends a hang.
+    func apply<Model: Sendable>(to operation: @Sendable () async throws -> Model) async throws -> Model {
+        switch self {
+        case .delay(let duration):
+            try await Task.sleep(for: duration)
+            return try await operation()
+        case .error:
+            throw InjectedError()
+        case .hang:
+            while true { try await Task.sleep(for: .seconds(3600)) }
+        }
+    }
+}
+
+/// `300ms`, `2s`, `1.5s`: a duration as people type it; `nil` otherwise.
+public func parseDuration(_ text: String) -> Duration? {
+    let (number, unit): (Substring, Double) =
+        text.hasSuffix("ms") ? (text.dropLast(2), 0.001) : text.hasSuffix("s") ? (text.dropLast(1), 1) : ("", 0)
+    guard let value = Double(number), value >= 0, value.isFinite, value * unit <= 86_400 else { return nil }
+    return .milliseconds(Int64((value * unit * 1000).rounded()))
+}

@@ -1,0 +1,108 @@
+import CMicroHTTPD
+import Synchronization
+
+/// The queue between a stream's producer (a task) and libmicrohttpd's
+/// content reader (a worker thread).
+///
+/// When the reader finds the queue empty it suspends the connection, so no
+/// worker thread ever spins or waits; the next write resumes it. Parking
+/// happens under this object's lock and is registered with the server, so a
+/// write never misses a parked reader and `stop()` can wake every one.
+final class StreamContext: ByteSink, @unchecked Sendable {
+    private struct State {
+        var chunks: [[UInt8]] = []
+        /// Bytes of `chunks[0]` already sent.
+        var offset = 0
+        var finished = false
+        var readerParked = false
+        /// The response was freed: the client is gone or the stream ended.
+        var released = false
+        /// Bytes handed to libmicrohttpd, for the access log.
+        var sent: UInt64 = 0
+
+        /// Clears the parked flag; `true` when the reader was parked and must be woken.
+        mutating func takeParkedReader() -> Bool {
+            defer { readerParked = false }
+            return readerParked
+        }
+    }
+
+    enum Read {
+        case bytes(Int)
+        case endOfStream
+        case failed
+        case parked
+    }
+
+    private let state = Mutex(State())
+    let connection: ConnectionHandle
+    private unowned let core: ServerCore
+
+    init(connection: ConnectionHandle, core: ServerCore) {
+        self.connection = connection
+        self.core = core
+    }
+
+    func write(_ bytes: [UInt8]) {
+        let wake = state.withLock { state -> Bool in
+            guard !state.finished, !state.released else { return false }
+            state.chunks.append(bytes)
+            return state.takeParkedReader()
+        }
+        if wake { core.unpark(self) }
+    }
+
+    var isOpen: Bool { state.withLock { !$0.released } }
+
+    /// No more writes: the reader ends the body once the queue is drained.
+    func finish() {
+        let wake = state.withLock { state -> Bool in
+            state.finished = true
+            return state.takeParkedReader()
+        }
+        if wake { core.unpark(self) }
+    }
+
+    /// Copies queued bytes into libmicrohttpd's buffer, or parks the reader.
+    func read(into buffer: UnsafeMutableRawBufferPointer) -> Read {
+        state.withLock { state in
+            if !state.chunks.isEmpty {
+                var written = 0
+                while written < buffer.count, !state.chunks.isEmpty {
+                    let chunk = state.chunks[0]
+                    let count = min(buffer.count - written, chunk.count - state.offset)
+                    chunk.withUnsafeBytes { source in
+                        UnsafeMutableRawBufferPointer(rebasing: buffer[written..<(written + count)])
+                            .copyMemory(from: UnsafeRawBufferPointer(rebasing: source[state.offset..<(state.offset + count)]))
+                    }
+                    written += count
+                    state.offset += count
+                    if state.offset == chunk.count {
+                        state.chunks.removeFirst()
+                        state.offset = 0
+                    }
+                }
+                state.sent += UInt64(written)
+                return .bytes(written)
+            }
+            if state.finished { return .endOfStream }
+            // Park while holding the lock: a write that follows sees the flag and wakes us.
+            guard core.park(self) else { return .failed }
+            state.readerParked = true
+            return .parked
+        }
+    }
+
+    /// The response is gone: drop further writes, and stop the producer.
+    func release() {
+        state.withLock { $0.released = true }
+        onRelease()
+    }
+
+    /// Bytes sent so far.
+    var sentBytes: UInt64 { state.withLock { $0.sent } }
+
+    /// Cancels the producing task; set by whoever runs the producer.
+    var onRelease: @Sendable () -> Void = {}
+}
+

@@ -1,0 +1,131 @@
+import Foundation
+import HTTPServer
+import Synchronization
+import Testing
+
+/// A latch a test opens to let a stream's producer go on.
+final class Gate: Sendable {
+    private let state = Mutex<(open: Bool, waiters: [CheckedContinuation<Void, Never>])>((false, []))
+
+    func open() {
+        let waiters = state.withLock { state in
+            state.open = true
+            defer { state.waiters.removeAll() }
+            return state.waiters
+        }
+        for waiter in waiters { waiter.resume() }
+    }
+
+    func wait() async {
+        await withCheckedContinuation { continuation in
+            let isOpen = state.withLock { state in
+                if !state.open { state.waiters.append(continuation) }
+                return state.open
+            }
+            if isOpen { continuation.resume() }
+        }
+    }
+}
+
+/// What a stream's producer got to do, for the test to check.
+final class ProducerLog: Sendable {
+    let events = Mutex<[String]>([])
+    func record(_ event: String) { events.withLock { $0.append(event) } }
+    var all: [String] { events.withLock { $0 } }
+}
+
+@Suite("Streamed responses over a real socket")
+struct LiveStreamingTests {
+    let gate = Gate()
+    let log = ProducerLog()
+
+    /// `/stream` writes `first`, waits for the gate, writes `second`, then
+    /// keeps writing while the client is there.
+    func router(keepWriting: Bool = false) -> Router {
+        var router = Router(logger: LogCollector().logger)
+        router.get("/stream") { [gate, log] _ in
+            Response(headers: ["Content-Type": "text/plain"], body: .stream(ResponseStream { writer in
+                log.record("started")
+                writer.write(Array("first".utf8))
+                await gate.wait()
+                writer.write(Array("second".utf8))
+                while keepWriting && writer.isOpen && !Task.isCancelled {
+                    try? await Task.sleep(for: .milliseconds(5))
+                    writer.write(Array("more".utf8))
+                }
+                log.record(Task.isCancelled ? "cancelled" : "done")
+            }))
+        }
+        return router
+    }
+
+    @Test("The first chunk arrives before the producer has written the rest; keep-alive survives")
+    func chunksArriveAsWritten() async throws {
+        try await withServer(router()) { server in
+            let gate = gate
+            try await onThread {
+                let client = try RawHTTPClient(port: server.port)
+                try client.send("GET /stream HTTP/1.1\r\nHost: x\r\n\r\n")
+                let head = try client.readResponse(toHead: true)
+                #expect(head.status == 200)
+                #expect(head.header("Transfer-Encoding") == "chunked")
+                #expect(head.header("Connection") == nil)
+                #expect(try client.readChunk() == Array("first".utf8))
+                gate.open()
+                var rest: [UInt8] = []
+                while let chunk = try client.readChunk() { rest += chunk }
+                #expect(rest == Array("second".utf8))
+                let next = try client.request("/stream")
+                #expect(String(decoding: next.body, as: UTF8.self) == "firstsecond")
+            }
+        }
+    }
+
+    @Test("HEAD of a streamed resource sends headers only and never runs the producer")
+    func headRunsNoProducer() async throws {
+        try await withServer(router()) { server in
+            let response = try await onThread { try RawHTTPClient(port: server.port).request("HEAD", "/stream") }
+            #expect(response.status == 200)
+            #expect(response.body.isEmpty)
+        }
+        #expect(log.all.isEmpty)
+    }
+
+    @Test("A client that leaves mid-stream cancels the producer and leaves no request behind")
+    func clientGoneCancelsProducer() async throws {
+        try await withServer(router(keepWriting: true)) { server in
+            let gate = gate
+            try await onThread {
+                let client = try RawHTTPClient(port: server.port)
+                try client.send("GET /stream HTTP/1.1\r\nHost: x\r\n\r\n")
+                _ = try client.readResponse(toHead: true)
+                _ = try client.readChunk()
+                client.disconnect()
+                gate.open()
+            }
+            for _ in 0..<400 where !(log.all.contains("cancelled") && server.requestsInFlight == 0) {
+                try await Task.sleep(for: .milliseconds(10))
+            }
+            #expect(log.all == ["started", "cancelled"])
+            #expect(server.requestsInFlight == 0)
+        }
+    }
+
+    @Test("Stopping the server with a stream in flight ends it cleanly")
+    func stopWithStreamInFlight() async throws {
+        let server = try Server.start(.forTests(shutdownGrace: .milliseconds(200)), responder: router(), logger: LogCollector().logger)
+        let port = server.port
+        let closed = try await onThread {
+            let client = try RawHTTPClient(port: port, timeout: .seconds(5))
+            try client.send("GET /stream HTTP/1.1\r\nHost: x\r\n\r\n")
+            _ = try client.readResponse(toHead: true)
+            _ = try client.readChunk()
+            server.stop()
+            while (try? client.readChunk()) != nil {}
+            return client.isClosedByServer()
+        }
+        #expect(closed)
+        #expect(RawHTTPClient.isRefused(port: port))
+        gate.open()
+    }
+}

@@ -6,6 +6,7 @@ public func buildRouter(
     publicDirectory: String,
     feedStore: any FeedStore = DemoFeedStore(),
     dayStore: any DayStore = DemoDayStore(),
+    settings: PageSettings = PageSettings(),
     logger: Logger = .standardError
 ) throws(ServerError) -> Router {
     var router = Router(staticFiles: try StaticFiles(directory: publicDirectory), logger: logger)
@@ -14,7 +15,10 @@ public func buildRouter(
     router.getImmediately("/") { _ in
         Response(status: .seeOther, headers: ["Location": "/feed"])
     }
-    PageRoutes(page: FeedPage(store: feedStore), logger: logger).register(on: &router)
-    PageRoutes(page: DayPage(store: dayStore), logger: logger).register(on: &router)
+    PageRoutes(page: FeedPage(store: feedStore), settings: settings, logger: logger).register(on: &router)
+    PageRoutes(page: DayPage(store: dayStore), settings: settings, logger: logger).register(on: &router)
     return router
 }
+
+/// Every section id the app's pages know, for checking `--simulate`.
+public let allSectionIDs: [String] = FeedPage(store: DemoFeedStore()).catalog.ids + DayPage(store: DemoDayStore()).catalog.ids

@@ -71,7 +71,8 @@ final class ServerCore: Sendable {
         if let stream = state.stream { state.sentBytes = stream.sentBytes }
         let micros = (DispatchTime.now().uptimeNanoseconds - state.startedAt) / 1000
         let status = state.status == 0 ? "- (\(termination))" : String(state.status)
-        logger.log("\(state.method) \(state.target) \(status) \(state.sentBytes)B \(micros)us")
+        let timing = state.serverTiming.map { " [\($0)]" } ?? ""
+        logger.log("\(state.method) \(state.target) \(status) \(state.sentBytes)B \(micros)us\(timing)")
     }
 
     // MARK: Answering
@@ -183,6 +184,7 @@ final class ServerCore: Sendable {
         defer { MHD_destroy_response(made) }
         state.status = response.status.code
         state.sentBytes = state.method == .head ? 0 : response.body.count
+        if configuration.accessLog { state.serverTiming = response.headers["Server-Timing"] }
         return MHD_queue_response(connection, UInt32(response.status.code), made)
     }
 

@@ -15,9 +15,17 @@ do {
     exit(2)
 }
 
+if let unknown = options.simulatedFaults.keys.sorted().first(where: { !allSectionIDs.contains($0) }) {
+    FileHandle.standardError.write(Data("feed-server: --simulate names no section '\(unknown)'; sections: \(allSectionIDs.joined(separator: ", "))\n".utf8))
+    exit(2)
+}
+for (section, fault) in options.simulatedFaults.sorted(by: { $0.key < $1.key }) {
+    Logger.standardError.log("feed-server: SIMULATING \(fault) for section \(section)")
+}
+
 let server: Server
 do {
-    let router = try buildRouter(publicDirectory: options.publicDirectory)
+    let router = try buildRouter(publicDirectory: options.publicDirectory, settings: options.pageSettings)
     server = try Server.start(options.serverConfiguration, responder: router)
 } catch {
     FileHandle.standardError.write(Data("feed-server: \(error)\n".utf8))

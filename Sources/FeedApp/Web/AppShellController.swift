@@ -21,9 +21,15 @@ final class AppShellController: ContainerController {
     }
 
     /// The whole document: title, stylesheet, script, canonical link, shell.
-    func renderDocument(into html: inout HTMLWriter) {
+    /// `onSection` hears how long each card took to render.
+    func renderDocument(into html: inout HTMLWriter, onSection: (SectionController, Duration) -> Void = { _, _ in }) {
         renderDocumentOpening(into: &html)
-        for section in page.children { page.renderSection(section, into: &html) }
+        let clock = ContinuousClock()
+        for section in page.children {
+            let start = clock.now
+            page.renderSection(section, into: &html)
+            onSection(section, clock.now - start)
+        }
         renderDocumentClosing(into: &html)
     }
 

@@ -1,3 +1,5 @@
+import Sectional
+
 /// How pages load and send their sections: the app's knobs, set by flags.
 public struct PageSettings: Sendable, Equatable {
     /// A section's load deadline unless the section sets its own.
@@ -11,5 +13,15 @@ public struct PageSettings: Sendable, Equatable {
         self.sectionTimeout = sectionTimeout
         self.streaming = streaming
         self.simulatedFaults = simulatedFaults
+    }
+
+    /// Applies the simulated faults to the loads of the sections they name.
+    var interceptor: LoadInterceptor? {
+        guard !simulatedFaults.isEmpty else { return nil }
+        let faults = simulatedFaults
+        return { id, operation in
+            guard let fault = faults[id] else { return operation }
+            return { try await fault.apply(to: operation) }
+        }
     }
 }

@@ -9,6 +9,8 @@ public struct PageDescription: Codable, Sendable, Equatable {
         public var fragment: String
         /// The page without this section.
         public var remove: String
+        /// How its load went, `ok`, `failed` or `timed-out`, when the sections were loaded.
+        public var status: String?
     }
 
     public struct Available: Codable, Sendable, Equatable {
@@ -24,11 +26,13 @@ public struct PageDescription: Codable, Sendable, Equatable {
     /// Sections the page could add.
     public var available: [Available]
 
-    public init(plan: CompositionPlan, address: PageAddress) {
+    /// Describes `plan` at `address`; with `report`, each section says how its load went.
+    public init(plan: CompositionPlan, address: PageAddress, report: LoadReport? = nil) {
         page = address.url(for: plan)
         sections = plan.sectionIDs.enumerated().map { index, id in
             Section(id: id, title: plan.catalog.title(of: id) ?? id, position: index + 1,
-                    fragment: address.fragmentURL(of: id, in: plan), remove: address.url(for: plan.removing(id)))
+                    fragment: address.fragmentURL(of: id, in: plan), remove: address.url(for: plan.removing(id)),
+                    status: report.map { $0.outcome(of: id)?.status.name ?? "ok" })
         }
         available = plan.absentIDs.map { id in
             Available(id: id, title: plan.catalog.title(of: id) ?? id, add: address.url(for: plan.adding(id)))

@@ -5,6 +5,16 @@ public struct LoadReport: Sendable {
         public enum Status: Sendable, Equatable {
             case ok
             case failed(String)
+            case timedOut
+
+            /// `ok`, `failed` or `timed-out`, as the JSON description says it.
+            public var name: String {
+                switch self {
+                case .ok: "ok"
+                case .failed: "failed"
+                case .timedOut: "timed-out"
+                }
+            }
         }
 
         public var id: String
@@ -14,8 +24,13 @@ public struct LoadReport: Sendable {
 
     public var outcomes: [Outcome] = []
 
-    /// Ids of the sections whose load failed.
+    /// Ids of the sections whose load failed or timed out.
     public var failedIDs: [String] {
         outcomes.compactMap { $0.status == .ok ? nil : $0.id }
+    }
+
+    /// The outcome of the section with this id.
+    public func outcome(of id: String) -> Outcome? {
+        outcomes.first { $0.id == id }
     }
 }

@@ -1,49 +1,102 @@
 extension SectionController {
     /// Runs the pending data loads of this controller and all its descendants
     /// concurrently, then hands each result to its controller. A load that
-    /// throws marks only its own controller failed.
+    /// throws, or misses its deadline, marks only its own controller failed.
+    ///
+    /// A delivered model may add children (a container built from its data):
+    /// their loads run next, so no descendant is left unloaded.
     ///
     /// The controllers stay in the calling task: only the `Sendable`
-    /// operations and their results cross into the task group.
+    /// operations and their results cross into the task group. A load that
+    /// misses its deadline is cancelled; loads must honour cancellation (as
+    /// `Task.sleep` and URLSession do) for the page to finish on time.
+    ///
+    /// - Parameters:
+    ///   - timeout: the deadline of a load whose controller sets no `loadTimeout`.
+    ///   - intercept: wraps each operation, by controller id (fault injection, tracing).
+    ///   - onProgress: called in this task once the loads have started and
+    ///     after each one ends, so a caller can send what is ready.
     @discardableResult
-    public func loadTree() async -> LoadReport {
+    public func loadTree(
+        timeout: Duration = .seconds(1),
+        intercept: LoadInterceptor? = nil,
+        onProgress: () -> Void = {}
+    ) async -> LoadReport {
+        var report = LoadReport()
+        while true {
+            let wave = await loadPendingLoads(timeout: timeout, intercept: intercept, onProgress: onProgress)
+            guard !wave.isEmpty else { return report }
+            report.outcomes += wave
+        }
+    }
+
+    private enum Event: Sendable {
+        case finished(index: Int, Result<any Sendable, any Error>, Duration)
+        case deadline(Duration)
+    }
+
+    /// Runs the loads pending now, concurrently, and delivers their results.
+    private func loadPendingLoads(
+        timeout: Duration, intercept: LoadInterceptor?, onProgress: () -> Void
+    ) async -> [LoadReport.Outcome] {
         var pending: [(controller: SectionController, load: SectionLoad)] = []
         collectPendingLoads(into: &pending)
-        guard !pending.isEmpty else { return LoadReport() }
+        onProgress()
+        guard !pending.isEmpty else { return [] }
 
-        let operations = pending.map(\.load.operation)
-        let results = await withTaskGroup(of: (Int, Result<any Sendable, any Error>, Duration).self) { group in
+        let deadlines = pending.map { $0.controller.loadTimeout ?? timeout }
+        let operations = pending.map { entry in intercept?(entry.controller.id, entry.load.operation) ?? entry.load.operation }
+        var outcomes = [LoadReport.Outcome?](repeating: nil, count: pending.count)
+        let clock = ContinuousClock()
+        let start = clock.now
+
+        await withTaskGroup(of: Event.self) { group in
             for (index, operation) in operations.enumerated() {
                 group.addTask {
-                    let clock = ContinuousClock()
-                    let start = clock.now
                     do {
-                        let model = try await operation()
-                        return (index, .success(model), clock.now - start)
+                        return .finished(index: index, .success(try await operation()), clock.now - start)
                     } catch {
-                        return (index, .failure(error), clock.now - start)
+                        return .finished(index: index, .failure(error), clock.now - start)
                     }
                 }
             }
-            var results = [(Result<any Sendable, any Error>, Duration)?](repeating: nil, count: operations.count)
-            for await (index, result, duration) in group { results[index] = (result, duration) }
-            return results
-        }
-
-        var report = LoadReport()
-        for ((controller, load), finished) in zip(pending, results) {
-            guard let (result, duration) = finished else { continue }
-            switch result {
-            case .success(let model):
-                load.deliver(model)
-                controller.loadState = .loaded
-                report.outcomes.append(.init(id: controller.id, status: .ok, duration: duration))
-            case .failure(let error):
-                controller.loadState = .failed(error)
-                report.outcomes.append(.init(id: controller.id, status: .failed(String(describing: error)), duration: duration))
+            // One timer per distinct deadline, usually just one per page.
+            for deadline in Set(deadlines) {
+                group.addTask {
+                    try? await clock.sleep(until: start + deadline)
+                    return .deadline(deadline)
+                }
             }
+            var remaining = pending.count
+            while remaining > 0, let event = await group.next() {
+                switch event {
+                case .finished(let index, let result, let duration):
+                    guard outcomes[index] == nil else { continue }  // already past its deadline
+                    let (controller, load) = pending[index]
+                    switch result {
+                    case .success(let model):
+                        load.deliver(model)
+                        controller.loadState = .loaded
+                        outcomes[index] = .init(id: controller.id, status: .ok, duration: duration)
+                    case .failure(let error):
+                        controller.loadState = .failed(error)
+                        outcomes[index] = .init(id: controller.id, status: .failed(String(describing: error)), duration: duration)
+                    }
+                    remaining -= 1
+                case .deadline(let deadline):
+                    for index in pending.indices where outcomes[index] == nil && deadlines[index] <= deadline {
+                        let controller = pending[index].controller
+                        controller.loadState = .failed(SectionTimedOut(id: controller.id, deadline: deadline))
+                        outcomes[index] = .init(id: controller.id, status: .timedOut, duration: deadline)
+                        remaining -= 1
+                    }
+                }
+                onProgress()
+            }
+            // Loads past their deadline, and timers not yet due, stop here.
+            group.cancelAll()
         }
-        return report
+        return outcomes.compactMap { $0 }
     }
 
     private func collectPendingLoads(into pending: inout [(controller: SectionController, load: SectionLoad)]) {
@@ -56,4 +109,22 @@ extension SectionController {
         }
         for child in children { child.collectPendingLoads(into: &pending) }
     }
+
+    /// Whether this controller and every descendant have finished loading, one way or another.
+    public var isLoadFinished: Bool {
+        if case .notLoaded = loadState { return false }
+        return children.allSatisfy(\.isLoadFinished)
+    }
+}
+
+/// Wraps a section's load operation, given the section's id.
+public typealias LoadInterceptor = @Sendable (
+    _ id: String, _ operation: @escaping @Sendable () async throws -> any Sendable
+) -> @Sendable () async throws -> any Sendable
+
+/// The error of a load cut at its deadline.
+public struct SectionTimedOut: Error, CustomStringConvertible {
+    public var id: String
+    public var deadline: Duration
+    public var description: String { "\(id) did not load within \(deadline)" }
 }

@@ -50,6 +50,9 @@ open class SectionController {
     /// `viewDidLoad`); `nil` when there is nothing to load.
     open func makeLoad() -> SectionLoad? { nil }
 
+    /// How long the load may take before the fallback shows; `nil` takes the page's default.
+    open var loadTimeout: Duration? { nil }
+
     /// Renders the fragment from the loaded data. The default renders the
     /// children one after another.
     open func render(into html: inout HTMLWriter) {

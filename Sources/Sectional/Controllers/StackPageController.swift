@@ -59,6 +59,9 @@ open class StackPageController: SectionController {
         let headingID = child.id + "-title"
         var attributes: [HTMLAttribute] = [.class("section"), .id("section-" + child.id), .data("section", child.id), .aria("labelledby", headingID)]
         if let slotName { attributes.append(HTMLAttribute("slot", slotName)) }
+        if case .failed(let error) = child.loadState {
+            attributes.append(.data("load", error is SectionTimedOut ? "timed-out" : "failed"))
+        }
         section(attributes: attributes) {
             header(.class("section-header")) {
                 h2(.id(headingID)) { child.title }

@@ -17,16 +17,24 @@ struct AppHarness {
     let router: Router
     private let log = LogLines()
 
-    init(feedStore: any FeedStore = DemoFeedStore(), dayStore: any DayStore = DemoDayStore()) throws {
+    init(feedStore: any FeedStore = DemoFeedStore(), dayStore: any DayStore = DemoDayStore(), settings: PageSettings = PageSettings()) throws {
         let log = log
         router = try buildRouter(publicDirectory: Self.publicDirectory, feedStore: feedStore, dayStore: dayStore,
-                                 logger: Logger { line in log.lines.withLock { $0.append(line) } })
+                                 settings: settings, logger: Logger { line in log.lines.withLock { $0.append(line) } })
     }
 
     var logLines: [String] { log.lines.withLock { $0 } }
 
-    /// Answers `target` (path and query, as on the request line) like the server would.
+    /// Answers `target` (path and query, as on the request line) like the
+    /// server would, with a streamed body collected whole.
     func get(_ target: String, method: HTTPMethod = .get, headers: HTTPHeaders = [:]) async throws -> Response {
+        var response = try await answer(target, method: method, headers: headers)
+        if case .stream = response.body { response.body = .bytes(await response.collectBody()) }
+        return response
+    }
+
+    /// The answer as the router gives it, a streamed body still unread.
+    func answer(_ target: String, method: HTTPMethod = .get, headers: HTTPHeaders = [:]) async throws -> Response {
         let request = try Request(method: method, target: target, headers: headers)
         if let immediate = router.respondImmediately(to: request) { return immediate }
         return await router.respond(to: request)

@@ -1,0 +1,16 @@
+/// A `Server-Timing` header value: browsers show each entry in their
+/// developer tools, and the access log repeats it.
+struct ServerTiming {
+    private var entries: [String] = []
+
+    /// Adds `name;dur=MILLISECONDS`. Names are section ids: tokens already.
+    mutating func add(_ name: String, _ duration: Duration) {
+        let (seconds, attoseconds) = duration.components
+        let microseconds = seconds * 1_000_000 + attoseconds / 1_000_000_000_000
+        let fraction = microseconds % 1000
+        let padded = fraction < 10 ? "00\(fraction)" : fraction < 100 ? "0\(fraction)" : "\(fraction)"
+        entries.append("\(name);dur=\(microseconds / 1000).\(padded)")
+    }
+
+    var headerValue: String { entries.joined(separator: ", ") }
+}

@@ -17,7 +17,7 @@ struct AppHarness {
     let router: Router
     private let log = LogLines()
 
-    init(feedStore: any FeedStore = DemoFeedStore(), dayStore: any DayStore = DemoDayStore(), settings: PageSettings = PageSettings()) throws {
+    init(feedStore: any FeedStore = DemoFeedStore(), dayStore: any DayStore = DemoDayStore(), settings: PageSettings = .patient) throws {
         let log = log
         router = try buildRouter(publicDirectory: Self.publicDirectory, feedStore: feedStore, dayStore: dayStore,
                                  settings: settings, logger: Logger { line in log.lines.withLock { $0.append(line) } })
@@ -39,6 +39,12 @@ struct AppHarness {
         if let immediate = router.respondImmediately(to: request) { return immediate }
         return await router.respond(to: request)
     }
+}
+
+extension PageSettings {
+    /// Deadlines far beyond any test's loads, so a busy machine never turns
+    /// a test about something else into a test of deadlines.
+    static let patient = PageSettings(sectionTimeout: .seconds(30))
 }
 
 extension Response {

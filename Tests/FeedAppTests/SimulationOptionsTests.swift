@@ -1,0 +1,45 @@
+import FeedApp
+import Testing
+
+@Suite("Deadline, streaming and simulation flags")
+struct SimulationOptionsTests {
+    @Test("--simulate, --section-timeout and --no-stream set what they say")
+    func flags() throws {
+        let options = try LaunchOptions.parse([
+            "--simulate", "credit-score=delay:2s", "--simulate", "alerts=error", "--simulate", "sleep=hang",
+            "--section-timeout", "300ms", "--no-stream",
+        ])
+        #expect(options.simulatedFaults == ["credit-score": .delay(.seconds(2)), "alerts": .error, "sleep": .hang])
+        #expect(options.sectionTimeout == .milliseconds(300))
+        #expect(!options.streaming)
+        #expect(options.pageSettings == PageSettings(sectionTimeout: .milliseconds(300), streaming: false, simulatedFaults: options.simulatedFaults))
+    }
+
+    @Test("Simulation is off by default")
+    func offByDefault() throws {
+        let options = try LaunchOptions.parse([])
+        #expect(options.simulatedFaults.isEmpty)
+        #expect(options.sectionTimeout == .seconds(1))
+        #expect(options.streaming)
+        #expect(LaunchOptions.help.contains("Simulation"))
+    }
+
+    @Test("A malformed value names the flag and the expected form", arguments: [
+        ["--simulate", "credit-score"], ["--simulate", "credit-score=slow"], ["--simulate", "=error"],
+        ["--simulate", "alerts=delay:soon"], ["--section-timeout", "0s"], ["--section-timeout", "fast"], ["--section-timeout", "-1s"],
+    ])
+    func malformed(arguments: [String]) {
+        #expect(throws: LaunchOptions.Problem.self) { try LaunchOptions.parse(arguments) }
+    }
+
+    @Test("Durations read as people type them", arguments: [("300ms", 300), ("2s", 2000), ("1.5s", 1500), ("0ms", 0)])
+    func durations(text: String, milliseconds: Int64) {
+        #expect(parseDuration(text) == .milliseconds(milliseconds))
+    }
+
+    @Test("Every simulated section id must exist; the app knows them all")
+    func sectionIDs() {
+        #expect(allSectionIDs.contains("credit-score"))
+        #expect(allSectionIDs.contains("sleep"))
+    }
+}

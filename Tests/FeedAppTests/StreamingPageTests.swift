@@ -1,0 +1,119 @@
+import Foundation
+import HTTPServer
+import Testing
+@testable import FeedApp
+
+@Suite("Streamed pages")
+struct StreamingPageTests {
+    @Test("A streamed page is byte for byte the page sent whole", arguments: [
+        "/feed", "/feed?sections=credit-score,balances", "/feed?add=recent-activity&add=checkup", "/feed?sections=",
+        "/feed?sections=checkup&checkup=emergency-fund:3-5&checkup=retirement:no&checkup=card-balance:full",
+        "/day?date=2026-11-03", "/day?date=2024-02-29&remove=calendar",
+    ])
+    func streamedEqualsWhole(target: String) async throws {
+        let app = try AppHarness(feedStore: ControlledFeedStore(delays: ["alerts": .milliseconds(30), "balances": .milliseconds(10)]))
+        let streamed = try await app.answer(target)
+        guard case .stream = streamed.body else {
+            Issue.record("\(target) was not streamed")
+            return
+        }
+        let whole = try await app.get(target + (target.contains("?") ? "&" : "?") + "stream=0")
+        #expect(whole.bodyBytes.count > 0)
+        #expect(await streamed.collectBody() == whole.bodyBytes)
+    }
+
+    @Test("?stream=0, --no-stream and HEAD send the page whole; a bad stream value is a 400")
+    func wholeWhenAsked() async throws {
+        let app = try AppHarness()
+        #expect(try await app.answer("/feed?stream=0").bodyBytes.count > 0)
+        #expect(try await app.answer("/feed", method: .head).bodyBytes.count > 0)
+        let noStream = try AppHarness(settings: PageSettings(sectionTimeout: .seconds(30), streaming: false))
+        #expect(try await noStream.answer("/feed").bodyBytes.count > 0)
+        let bad = try await app.get("/feed?stream=sometimes")
+        #expect(bad.status == .badRequest)
+        #expect(bad.bodyText.contains("stream=0"))
+    }
+
+    @Test("Out of order: cards arrive as they finish, into slots laid out in page order")
+    func outOfOrder() async throws {
+        let store = ControlledFeedStore(delays: ["balances": .milliseconds(150)])
+        let app = try AppHarness(feedStore: store)
+        let body = try await app.get("/feed?stream=ooo").bodyText
+        let slots = body.matches(of: /<slot name="([a-z-]+)">/).map { String($0.output.1) }
+        #expect(slots == ["balances", "alerts", "credit-score"])
+        #expect(body.contains(#"<template shadowrootmode="open">"#))
+        let cards = body.matches(of: /data-section="([a-z-]+)"[^>]*slot="([a-z-]+)"/).map { String($0.output.1) }
+        #expect(cards.last == "balances", "the slow card comes last: \(cards)")
+        #expect(Set(cards) == ["balances", "alerts", "credit-score"])
+        #expect(!body.contains("<script>"), "no inline script is needed")
+    }
+}
+
+@Suite("Slow and failing sections")
+struct SlowSectionTests {
+    private func elapsed(_ work: () async throws -> Void) async rethrows -> Duration {
+        let clock = ContinuousClock()
+        let start = clock.now
+        try await work()
+        return clock.now - start
+    }
+
+    @Test("Three sections of 200 ms give a page in about 200 ms, not 600")
+    func latencyFollowsTheSlowest() async throws {
+        let slow = ["balances": Duration.milliseconds(200), "alerts": .milliseconds(200), "credit-score": .milliseconds(200)]
+        let app = try AppHarness(feedStore: ControlledFeedStore(delays: slow), settings: PageSettings(sectionTimeout: .seconds(30)))
+        var one = Duration.seconds(3600), three = Duration.seconds(3600)
+        for _ in 0..<3 {
+            one = min(one, try await elapsed { _ = try await app.get("/feed?sections=balances&stream=0") })
+            three = min(three, try await elapsed { _ = try await app.get("/feed?stream=0") })
+        }
+        #expect(one >= .milliseconds(200))
+        #expect(three / one < 1.8, "three sections took \(three), one took \(one)")
+    }
+
+    @Test("A hanging section is cut at its deadline; its siblings are intact; the page says it degraded")
+    func hangingSectionIsCut() async throws {
+        let settings = PageSettings(sectionTimeout: .milliseconds(500), simulatedFaults: ["credit-score": .hang])
+        let app = try AppHarness(settings: settings)
+        let response = try await app.get("/feed?stream=0")
+        #expect(response.status == .ok)
+        #expect(response.headers["Sectional-Degraded"] == "credit-score")
+        #expect(response.bodyText.contains("Credit score could not be loaded right now."))
+        #expect(response.bodyText.contains(#"data-section="credit-score" aria-labelledby="credit-score-title" data-load="timed-out""#))
+        #expect(response.bodyText.contains("Everyday Checking"))
+        #expect(response.bodyText.contains("Payment due tomorrow"))
+        #expect(app.logLines.contains { $0.contains("credit-score timed out") })
+
+        let streamed = try await app.get("/feed")
+        #expect(streamed.bodyText == response.bodyText)
+
+        let json = try JSONDecoder().decode(DescriptionWithStatus.self, from: Data(try await app.get("/api/feed/sections").bodyBytes))
+        #expect(json.sections.map(\.status) == ["ok", "ok", "timed-out"])
+    }
+
+    @Test("A throwing section shows its fallback and is reported as failed")
+    func throwingSection() async throws {
+        let app = try AppHarness(settings: PageSettings(sectionTimeout: .seconds(30), simulatedFaults: ["alerts": .error]))
+        let response = try await app.get("/feed?stream=0")
+        #expect(response.headers["Sectional-Degraded"] == "alerts")
+        #expect(response.bodyText.contains("Alerts could not be loaded right now."))
+        let json = try JSONDecoder().decode(DescriptionWithStatus.self, from: Data(try await app.get("/api/feed/sections").bodyBytes))
+        #expect(json.sections.map(\.status) == ["ok", "failed", "ok"])
+    }
+
+    @Test("Whole pages carry Server-Timing: load and render time for each section")
+    func serverTiming() async throws {
+        let response = try await AppHarness().get("/feed?stream=0")
+        let timing = try #require(response.headers["Server-Timing"])
+        for id in ["balances", "alerts", "credit-score"] {
+            #expect(timing.contains("load-\(id);dur="))
+            #expect(timing.contains("render-\(id);dur="))
+        }
+        #expect(response.headers["Sectional-Degraded"] == nil)
+    }
+}
+
+struct DescriptionWithStatus: Decodable {
+    struct Section: Decodable { var id: String; var status: String }
+    var sections: [Section]
+}

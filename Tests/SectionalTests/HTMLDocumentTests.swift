@@ -1,0 +1,48 @@
+import Testing
+@testable import Sectional
+
+@Suite("HTMLDocument")
+struct HTMLDocumentTests {
+    @Test func documentHasDoctypeHeadAndBody() {
+        let html = HTMLDocument(title: "Feed", stylesheets: ["/styles.css"], scripts: ["/app.js"], canonicalURL: "/feed") {
+            main { p { "Hello" } }
+        }.render()
+
+        #expect(html.hasPrefix("<!DOCTYPE html>\n<html lang=\"en\"><head>"))
+        #expect(html.hasSuffix("<body><main><p>Hello</p></main></body></html>"))
+        let head = slice(of: html, from: "<head>", through: "</head>")
+        #expect(head?.contains(#"<meta charset="utf-8">"#) == true)
+        #expect(head?.contains(#"<meta name="viewport" content="width=device-width, initial-scale=1">"#) == true)
+        #expect(head?.contains("<title>Feed</title>") == true)
+        #expect(head?.contains(#"<link rel="stylesheet" href="/styles.css">"#) == true)
+        #expect(head?.contains(#"<link rel="canonical" href="/feed">"#) == true)
+        #expect(head?.contains(#"<script src="/app.js" defer></script>"#) == true)
+        #expect(occurrences(of: "<title>", in: html) == 1)
+        #expect(occurrences(of: "<body>", in: html) == 1)
+    }
+
+    @Test func titleAndCanonicalURLAreEscaped() {
+        let html = HTMLDocument(title: "</title><script>alert(1)</script>", canonicalURL: #"/feed?sections=a,b&date="x""#) {
+            EmptyHTML()
+        }.render()
+
+        #expect(html.contains("<title>&lt;/title&gt;&lt;script&gt;alert(1)&lt;/script&gt;</title>"))
+        #expect(html.contains(#"<link rel="canonical" href="/feed?sections=a,b&amp;date=&quot;x&quot;">"#))
+        #expect(!html.contains("<script>"))
+    }
+
+    @Test func withoutCanonicalURLThereIsNoCanonicalLink() {
+        let html = HTMLDocument(title: "Plain") { p { "x" } }.render()
+        #expect(!html.contains(#"rel="canonical""#))
+        #expect(!html.contains(#"rel="stylesheet""#))
+        #expect(!html.contains("<script"))
+    }
+
+    @Test func stylesheetsKeepTheirOrder() {
+        let html = HTMLDocument(title: "T", stylesheets: ["/a.css", "/b.css"]) { EmptyHTML() }.render()
+        let a = html.firstRange(of: #"href="/a.css""#)
+        let b = html.firstRange(of: #"href="/b.css""#)
+        #expect(a != nil && b != nil)
+        if let a, let b { #expect(a.lowerBound < b.lowerBound) }
+    }
+}

@@ -1,0 +1,61 @@
+import Testing
+@testable import Sectional
+
+/// The byte buffer pages render into: it grows as needed and keeps every
+/// byte in order, whatever its starting capacity.
+@Suite("HTMLWriter")
+struct HTMLWriterTests {
+    @Test(arguments: [0, 1, 64, 100, 4096])
+    func growingKeepsEveryByteInOrder(_ capacity: Int) {
+        var writer = HTMLWriter(capacity: capacity)
+        var expected = ""
+        for index in 0..<500 {
+            let piece = String(repeating: "x", count: index % 37) + "é\(index)"
+            if index.isMultiple(of: 2) {
+                writer.writeRaw(piece)
+                expected += piece
+            } else {
+                writer.writeEscaped(piece + "<&>")
+                expected += piece + "&lt;&amp;&gt;"
+            }
+        }
+        writer.writeRaw("" as StaticString)
+        writer.writeEscaped("")
+        #expect(writer.count == expected.utf8.count)
+        #expect(writer.bytes == Array(expected.utf8))
+        #expect(writer.withBytes { String(decoding: $0, as: UTF8.self) } == expected)
+    }
+
+    @Test func oneWriteFarLargerThanTheCapacity() {
+        var writer = HTMLWriter(capacity: 64)
+        let large = String(repeating: "0123456789", count: 10_000)
+        writer.writeRaw("[")
+        writer.writeRaw(large)
+        writer.writeRaw("]" as StaticString)
+        #expect(writer.count == large.utf8.count + 2)
+        #expect(writer.withBytes { String(decoding: $0, as: UTF8.self) } == "[" + large + "]")
+    }
+
+    @Test func writingAnotherWriterAppendsItsBytes() {
+        var inner = HTMLWriter(capacity: 1)
+        inner.writeEscaped("<p>")
+        var outer = HTMLWriter(capacity: 1)
+        outer.writeRaw(String(repeating: "a", count: 63))
+        outer.write(inner)
+        outer.write(inner)
+        #expect(outer.withBytes { String(decoding: $0, as: UTF8.self) } == String(repeating: "a", count: 63) + "&lt;p&gt;&lt;p&gt;")
+        #expect(inner.count == 9, "the source writer is left as it was")
+    }
+
+    @Test func attributesKeepTheirNameAndValue() {
+        #expect(HTMLAttribute.class("card").name == "class")
+        #expect(HTMLAttribute.class("card").value == "card")
+        #expect(HTMLAttribute.data("section", "alerts").name == "data-section")
+        #expect(HTMLAttribute.aria("label", "x").name == "aria-label")
+        #expect(HTMLAttribute.checked.name == "checked")
+        #expect(HTMLAttribute.checked.value == nil)
+        #expect(HTMLAttribute("data-x", "a=b").name == "data-x")
+        #expect(HTMLAttribute("hidden", nil).value == nil)
+        #expect(div(attributes: [HTMLAttribute("hidden", nil), .id("x")]) { "" }.render() == #"<div hidden id="x"></div>"#)
+    }
+}

@@ -1,0 +1,172 @@
+import Testing
+@testable import Sectional
+
+/// A section with its own deadline whose load runs `operation`.
+final class DeadlineSection: SectionController {
+    private let deadline: Duration?
+    private let operation: @Sendable () async throws -> String
+    private(set) var text = "(not loaded)"
+
+    init(id: String, deadline: Duration? = nil, load operation: @escaping @Sendable () async throws -> String) {
+        self.deadline = deadline
+        self.operation = operation
+        super.init(id: id, title: id)
+    }
+
+    override var loadTimeout: Duration? { deadline }
+
+    override func makeLoad() -> SectionLoad? { SectionLoad(operation) { self.text = $0 } }
+
+    override func render(into html: inout HTMLWriter) { p(.class("text")) { text }.render(into: &html) }
+}
+
+/// Deadlines, interception and progress of `loadTree`. Loads that would
+/// hang sleep for minutes, so the time limit fails a test whose deadline
+/// does not cut them.
+@Suite("Load deadlines and progress", .timeLimit(.minutes(1)))
+struct LoadDeadlineTests {
+    /// A load that sleeps for minutes and records whether it was cancelled.
+    private func hanging(_ id: String, cancelled: LoadCounter, deadline: Duration? = nil) -> DeadlineSection {
+        DeadlineSection(id: id, deadline: deadline) {
+            do {
+                try await Task.sleep(for: .seconds(300))
+            } catch {
+                cancelled.increment()
+                throw error
+            }
+            return "\(id) finally loaded"
+        }
+    }
+
+    @Test func aLoadPastItsDeadlineIsCancelledAndShowsItsFallback() async {
+        let cancelled = LoadCounter()
+        let page = StackPageController(id: "page", title: "Page")
+        page.addChild(TextSection(id: "quick") { "quick data" })
+        page.addChild(hanging("slow", cancelled: cancelled))
+
+        let report = await page.loadTree(timeout: .milliseconds(200))
+
+        #expect(report.outcome(of: "slow")?.status == .timedOut)
+        #expect(report.outcome(of: "quick")?.status == .ok)
+        #expect(report.failedIDs == ["slow"])
+        #expect(cancelled.value == 1, "the load past its deadline was cancelled")
+        if case .failed(let error) = page.descendant(withID: "slow")?.loadState {
+            #expect((error as? SectionTimedOut)?.id == "slow")
+        } else {
+            Issue.record("the slow section is not marked failed")
+        }
+        let html = page.render()
+        let card = slice(of: html, from: #"id="section-slow""#, through: "</section>")
+        #expect(card?.contains(#"data-load="timed-out""#) == true)
+        #expect(card?.contains("slow could not be loaded") == true)
+        #expect(slice(of: html, from: #"id="section-quick""#, through: "</section>")?.contains("quick data") == true)
+        #expect(!html.contains("finally loaded"))
+    }
+
+    @Test func aSectionDeadlineOverridesThePageDefault() async {
+        let page = StackPageController(id: "page", title: "Page")
+        // Under the page default this load would end, after one second.
+        page.addChild(DeadlineSection(id: "impatient", deadline: .milliseconds(100)) {
+            try await Task.sleep(for: .seconds(1))
+            return "impatient data"
+        })
+        page.addChild(DeadlineSection(id: "patient") {
+            try await Task.sleep(for: .milliseconds(300))
+            return "patient data"
+        })
+
+        let report = await page.loadTree(timeout: .seconds(30))
+
+        #expect(report.outcome(of: "impatient")?.status == .timedOut)
+        #expect(report.outcome(of: "patient")?.status == .ok, "the page default of 30 s applies to it")
+        let html = page.render()
+        #expect(html.contains("patient data"))
+        #expect(!html.contains("impatient data"))
+    }
+
+    @Test func quickLoadsDoNotWaitForTheDeadline() async {
+        let timeout = Duration.seconds(20)
+        let page = StackPageController(id: "page", title: "Page")
+        for id in ["a", "b"] { page.addChild(TextSection.sleeping(id, milliseconds: 10)) }
+        let clock = ContinuousClock()
+        let start = clock.now
+
+        let report = await page.loadTree(timeout: timeout)
+
+        #expect((clock.now - start) / timeout < 0.25, "loadTree returned when the loads ended, not at the deadline")
+        #expect(report.failedIDs.isEmpty)
+    }
+
+    @Test func failedLoadsAreMarkedAsFailedNotTimedOut() async {
+        let page = StackPageController(id: "page", title: "Page")
+        page.addChild(TextSection.failing("broken", title: "Broken", error: TestLoadError(reason: "no")))
+        let report = await page.loadTree(timeout: .seconds(30))
+        #expect(report.outcome(of: "broken")?.status == .failed("TestLoadError(no)"))
+        #expect(page.render().contains(#"data-load="failed""#))
+    }
+
+    @Test func anInterceptorWrapsEachLoadByID() async {
+        let seen = IDRecorder()
+        let page = StackPageController(id: "page", title: "Page")
+        for id in ["balances", "alerts", "credit-score"] { page.addChild(TextSection(id: id) { "\(id) data" }) }
+
+        let report = await page.loadTree(timeout: .seconds(30), intercept: { id, operation in
+            seen.record(id)
+            guard id == "alerts" else { return operation }
+            return { throw TestLoadError(reason: "injected") }
+        })
+
+        #expect(seen.recorded.sorted() == ["alerts", "balances", "credit-score"])
+        #expect(report.failedIDs == ["alerts"])
+        let html = page.render()
+        #expect(html.contains("balances data") && html.contains("credit-score data"))
+        #expect(!html.contains("alerts data"))
+    }
+
+    @Test func progressIsReportedBeforeAndAfterEachLoad() async {
+        let page = StackPageController(id: "page", title: "Page")
+        for (id, milliseconds) in [("a", 10), ("b", 60), ("c", 120)] {
+            page.addChild(TextSection.sleeping(id, milliseconds: milliseconds))
+        }
+        var finishedAtEachCall: [Int] = []
+
+        await page.loadTree(timeout: .seconds(30), onProgress: {
+            finishedAtEachCall.append(page.children.filter(\.isLoadFinished).count)
+        })
+
+        #expect(finishedAtEachCall.first == 0, "called once the loads have started")
+        #expect(finishedAtEachCall.last == 3)
+        #expect(finishedAtEachCall == finishedAtEachCall.sorted())
+        #expect(Set(finishedAtEachCall).isSuperset(of: [0, 1, 2, 3]), "called after each load: \(finishedAtEachCall)")
+    }
+
+    @Test func isLoadFinishedCoversTheWholeTree() async {
+        let page = StackPageController(id: "page", title: "Page")
+        let group = SectionController(id: "group", title: "Group")
+        group.addChild(TextSection(id: "inner") { "inner" })
+        page.addChild(group)
+        page.addChild(TextSection.failing("broken", title: "Broken", error: TestLoadError(reason: "x")))
+        #expect(!page.isLoadFinished)
+
+        await page.loadTree(timeout: .seconds(30))
+        #expect(page.isLoadFinished, "failed loads are finished too")
+
+        group.setNeedsLoad()
+        #expect(!page.isLoadFinished)
+        #expect(page.descendant(withID: "broken")?.isLoadFinished == true)
+    }
+
+    @Test func theDescriptionSaysHowEachLoadWent() async throws {
+        let plan = try CompositionPlan(catalog: feedCatalog, query: query(("sections", "balances,alerts,credit-score")))
+        let cancelled = LoadCounter()
+        let page = StackPageController(id: "feed", title: "Feed")
+        page.addChild(TextSection(id: "balances") { "ok" })
+        page.addChild(TextSection.failing("alerts", title: "Alerts", error: TestLoadError(reason: "x")))
+        page.addChild(hanging("credit-score", cancelled: cancelled, deadline: .milliseconds(50)))
+        let report = await page.loadTree(timeout: .seconds(30))
+
+        let described = PageDescription(plan: plan, address: PageAddress(path: "/feed"), report: report)
+        #expect(described.sections.map(\.status) == ["ok", "failed", "timed-out"])
+        #expect(PageDescription(plan: plan, address: PageAddress(path: "/feed")).sections.allSatisfy { $0.status == nil })
+    }
+}

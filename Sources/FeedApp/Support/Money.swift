@@ -10,14 +10,24 @@ public struct Money: Sendable, Equatable, Comparable {
 
     /// `$1,234.56`, or `−$1,234.56` with a minus sign for a negative amount.
     public var formatted: String {
-        let magnitude = cents.magnitude
-        let dollars = String(magnitude / 100)
-        var grouped = ""
-        for (offset, digit) in dollars.enumerated() {
-            if offset > 0 && (dollars.count - offset) % 3 == 0 { grouped.append(",") }
-            grouped.append(digit)
+        // Digits are written right to left into a small buffer: this runs for every amount on every page.
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(32)
+        var rest = cents.magnitude
+        for _ in 0..<2 {
+            bytes.append(UInt8(ascii: "0") + UInt8(rest % 10))
+            rest /= 10
         }
-        let fraction = magnitude % 100
-        return (isNegative ? "\u{2212}$" : "$") + grouped + (fraction < 10 ? ".0" : ".") + String(fraction)
+        bytes.append(UInt8(ascii: "."))
+        var digits = 0
+        repeat {
+            if digits > 0 && digits % 3 == 0 { bytes.append(UInt8(ascii: ",")) }
+            bytes.append(UInt8(ascii: "0") + UInt8(rest % 10))
+            rest /= 10
+            digits += 1
+        } while rest > 0
+        bytes.append(UInt8(ascii: "$"))
+        if isNegative { bytes += [0x92, 0x88, 0xE2] }  // U+2212 MINUS SIGN, reversed with the rest
+        return String(decoding: bytes.reversed(), as: UTF8.self)
     }
 }

@@ -7,9 +7,8 @@ struct ServerTiming {
     mutating func add(_ name: String, _ duration: Duration) {
         let (seconds, attoseconds) = duration.components
         let microseconds = seconds * 1_000_000 + attoseconds / 1_000_000_000_000
-        let fraction = microseconds % 1000
-        let padded = fraction < 10 ? "00\(fraction)" : fraction < 100 ? "0\(fraction)" : "\(fraction)"
-        entries.append("\(name);dur=\(microseconds / 1000).\(padded)")
+        let fraction = String(microseconds % 1000)
+        entries.append(name + ";dur=" + String(microseconds / 1000) + "." + String(repeating: "0", count: 3 - fraction.count) + fraction)
     }
 
     var headerValue: String { entries.joined(separator: ", ") }

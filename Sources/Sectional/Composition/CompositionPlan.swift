@@ -56,13 +56,16 @@ public struct CompositionPlan: Sendable, Equatable {
     }
 
     public func adding(_ id: String) -> CompositionPlan {
-        CompositionPlan(catalog: catalog, sectionIDs: (sectionIDs + [id]).uniqued())
+        sectionIDs.contains(id) ? self : CompositionPlan(catalog: catalog, sectionIDs: sectionIDs + [id])
     }
+
+    /// Whether the page shows its catalog's default sections, in order.
+    public var isDefault: Bool { sectionIDs == catalog.defaultIDs }
 
     /// The canonical query items: none for the default list, else one
     /// `sections` item listing every id (empty when none is shown).
     public var queryItems: [(name: String, value: String)] {
-        sectionIDs == catalog.defaultIDs ? [] : [("sections", sectionIDs.joined(separator: ","))]
+        isDefault ? [] : [("sections", sectionIDs.joined(separator: ","))]
     }
 }
 

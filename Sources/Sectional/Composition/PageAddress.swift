@@ -22,17 +22,36 @@ public struct PageAddress: Sendable, Equatable {
 
     /// The page's URL showing `plan`.
     public func url(for plan: CompositionPlan) -> String {
-        Self.url(path, context + plan.queryItems.map { QueryPair($0.name, $0.value) })
+        url(path, plan)
     }
 
     /// The URL of one section's fragment, e.g. `/feed/sections/alerts?sections=alerts`.
     public func fragmentURL(of id: String, in plan: CompositionPlan) -> String {
-        Self.url(path + "/sections/" + id, context + plan.queryItems.map { QueryPair($0.name, $0.value) })
+        url(path + "/sections/" + id, plan)
     }
 
-    static func url(_ path: String, _ items: [QueryPair]) -> String {
-        guard !items.isEmpty else { return path }
-        return path + "?" + items.map { QueryEncoding.encode($0.name) + "=" + QueryEncoding.encode($0.value) }.joined(separator: "&")
+    /// `path`, the context items, then the plan's canonical `sections` item.
+    /// Built in one string: pages make one of these per link.
+    private func url(_ path: String, _ plan: CompositionPlan) -> String {
+        var url = path
+        url.reserveCapacity(path.utf8.count + 64)
+        var separator = "?"
+        for pair in context {
+            url += separator
+            url += QueryEncoding.encode(pair.name)
+            url += "="
+            url += QueryEncoding.encode(pair.value)
+            separator = "&"
+        }
+        if !plan.isDefault {
+            url += separator
+            url += "sections="
+            for (index, id) in plan.sectionIDs.enumerated() {
+                if index > 0 { url += "," }
+                url += QueryEncoding.encode(id)
+            }
+        }
+        return url
     }
 }
 

@@ -40,15 +40,18 @@ struct HistoryChart: HTML {
         guard values.count > 1, let low = values.min(), let high = values.max() else { return }
         let range = max(1, high - low)
         let step = Double(width - 8) / Double(values.count - 1)
-        let points = values.enumerated().map { index, value in
+        var points = ""
+        points.reserveCapacity(values.count * 8)
+        for (index, value) in values.enumerated() {
             let x = 4 + Double(index) * step
             let y = 4 + Double(height - 8) * Double(high - value) / Double(range)
-            return "\(Int(x.rounded())),\(Int(y.rounded()))"
+            if index > 0 { points += " " }
+            points += String(Int(x.rounded())) + "," + String(Int(y.rounded()))
         }
         let summary = "Score history over 12 months, from \(values[0]) to \(values[values.count - 1])"
         div(.class("credit-chart")) {
             svg(.class("chart"), HTMLAttribute("viewBox", "0 0 \(width) \(height)"), .role("img"), .aria("label", summary)) {
-                polyline(HTMLAttribute("points", points.joined(separator: " ")), HTMLAttribute("fill", "none"),
+                polyline(HTMLAttribute("points", points), HTMLAttribute("fill", "none"),
                          HTMLAttribute("stroke", "currentColor"), HTMLAttribute("stroke-width", "2.5"),
                          HTMLAttribute("stroke-linejoin", "round"), HTMLAttribute("stroke-linecap", "round"))
             }

@@ -1,5 +1,6 @@
-/// How each load of a tree went, in tree order: for logs, timing headers and
-/// the JSON description.
+/// How each load of a tree went, in tree order within each round (children
+/// made by a load are loaded, and listed, in a later round): for logs, timing
+/// headers and the JSON description.
 public struct LoadReport: Sendable {
     public struct Outcome: Sendable {
         public enum Status: Sendable, Equatable {

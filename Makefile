@@ -7,10 +7,10 @@ APT_PACKAGES = libmicrohttpd-dev pkg-config
 
 .PHONY: run test build release deps clean
 
-## run: install what is missing, build, serve on localhost:$(PORT)
+## run: install what is missing, build, serve on localhost:$(PORT) (extra flags: ARGS="...")
 run: deps
 	$(SWIFT) build
-	$(SWIFT) run feed-server --port $(PORT)
+	$(SWIFT) run feed-server --port $(PORT) $(ARGS)
 
 ## test: install what is missing, build with every warning shown, run all tests
 test: deps

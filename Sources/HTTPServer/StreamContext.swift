@@ -36,7 +36,8 @@ final class StreamContext: ByteSink, @unchecked Sendable {
 
     private let state = Mutex(State())
     let connection: ConnectionHandle
-    private unowned let core: ServerCore
+    // Strong: a producer may still write after the server stopped; the registry then ignores it.
+    private let core: ServerCore
 
     init(connection: ConnectionHandle, core: ServerCore) {
         self.connection = connection

@@ -112,7 +112,8 @@ final class ServerCore: Sendable {
             // Send the headers now; write the body from this same task.
             let stream = StreamContext(connection: handle, core: self)
             stream.onRelease = { state.cancelTask() }
-            resume(state, with: response, stream: stream)
+            // Produce only if the headers go out: stop() may have answered 503 already.
+            guard resume(state, with: response, stream: stream) else { return }
             await body.produce(ResponseBodyWriter(sink: stream))
             stream.finish()
         }
@@ -132,11 +133,13 @@ final class ServerCore: Sendable {
     }
 
     /// Hands the answer over and resumes the connection, unless `stop()` already did.
-    private func resume(_ state: RequestState, with response: Response, stream: StreamContext? = nil) {
+    @discardableResult
+    private func resume(_ state: RequestState, with response: Response, stream: StreamContext? = nil) -> Bool {
         parked.withLock { parked in
             guard parked.states.removeValue(forKey: ObjectIdentifier(state)) != nil,
-                  state.deliver(response, stream: stream), let connection = state.connection else { return }
+                  state.deliver(response, stream: stream), let connection = state.connection else { return false }
             MHD_resume_connection(connection.pointer)
+            return true
         }
     }
 

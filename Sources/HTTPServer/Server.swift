@@ -73,6 +73,9 @@ public final class Server: Sendable {
         return Server(port: socket.port, core: core, daemon: DaemonHandle(pointer: started), coreReference: reference)
     }
 
+    /// Streamed bodies still in memory.
+    var liveStreams: Int { core.liveStreams.load(ordering: .relaxed) }
+
     /// Requests begun and not yet completed.
     public var requestsInFlight: Int { core.inFlight.load(ordering: .relaxed) }
 

@@ -44,8 +44,9 @@ public struct StaticFiles: Sendable {
         let segments = urlPath.split(separator: "/", omittingEmptySubsequences: true)
         guard !segments.contains(where: { $0 == ".." || $0 == "." }) else { return nil }
         let candidate = root + "/" + segments.joined(separator: "/")
-        // Symlinks may point anywhere: judge the path they really lead to.
-        guard let real = Self.realPath(candidate), real.hasPrefix(root + "/") else { return nil }
+        // Symlinks may point anywhere: judge the path they really lead to, byte
+        // by byte (`hasPrefix` would take `é` and `e` + U+0301 for the same directory).
+        guard let real = Self.realPath(candidate), real.utf8.starts(with: (root + "/").utf8) else { return nil }
         var info = stat()
         guard stat(real, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return nil }
         let size = UInt64(info.st_size)

@@ -42,7 +42,10 @@ final class StreamContext: ByteSink, @unchecked Sendable {
     init(connection: ConnectionHandle, core: ServerCore) {
         self.connection = connection
         self.core = core
+        core.liveStreams.add(1, ordering: .relaxed)
     }
+
+    deinit { core.liveStreams.subtract(1, ordering: .relaxed) }
 
     func write(_ bytes: [UInt8]) {
         let wake = state.withLock { state -> Bool in
@@ -103,7 +106,8 @@ final class StreamContext: ByteSink, @unchecked Sendable {
     /// Bytes sent so far.
     var sentBytes: UInt64 { state.withLock { $0.sent } }
 
-    /// Cancels the producing task; set by whoever runs the producer.
+    /// Cancels the producing task; set by whoever runs the producer. It must
+    /// not hold the request strongly: the request holds this stream.
     var onRelease: @Sendable () -> Void = {}
 }
 

@@ -1,5 +1,5 @@
 import Foundation
-import HTTPServer
+@testable import HTTPServer
 import Synchronization
 import Testing
 
@@ -127,5 +127,31 @@ struct LiveStreamingTests {
         #expect(closed)
         #expect(RawHTTPClient.isRefused(port: port))
         gate.open()
+    }
+}
+
+@Suite("Streams leak nothing")
+struct StreamLeakTests {
+    @Test("Every finished stream, with its request, is freed")
+    func finishedStreamsAreFreed() async throws {
+        var router = Router(logger: LogCollector().logger)
+        router.get("/stream") { _ in
+            Response(body: .stream(ResponseStream { writer in
+                writer.write(Array("one".utf8))
+                await Task.yield()
+                writer.write(Array("two".utf8))
+            }))
+        }
+        try await withServer(router) { server in
+            let bodies = try await onThread {
+                let client = try RawHTTPClient(port: server.port)
+                return try (0..<20).map { _ in String(decoding: try client.request("/stream").body, as: UTF8.self) }
+            }
+            #expect(bodies.allSatisfy { $0 == "onetwo" })
+            for _ in 0..<200 where server.requestsInFlight > 0 || server.liveStreams > 0 {
+                try await Task.sleep(for: .milliseconds(10))
+            }
+            #expect(server.liveStreams == 0)
+        }
     }
 }

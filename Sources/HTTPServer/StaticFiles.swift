@@ -10,6 +10,8 @@ public struct StaticFiles: Sendable {
     /// The directory's real path, without a trailing slash.
     public let root: String
     public let cacheControl: String
+    /// Small files' bytes, by URL path, checked against the file at every request.
+    private let cache = FileCache()
 
     /// - Throws: `ServerError.publicDirectory` when `directory` is not a readable directory.
     public init(directory: String, cacheControl: String = "public, max-age=300") throws(ServerError) {
@@ -22,20 +24,35 @@ public struct StaticFiles: Sendable {
 
     /// The answer for a GET or HEAD of `request.path`, or `nil` when no such file is served.
     public func response(for request: Request) -> Response? {
-        guard let file = resolve(request.path) else { return nil }
+        guard let (file, bytes) = lookUp(request.path) else { return nil }
         var headers: HTTPHeaders = ["ETag": file.etag, "Cache-Control": cacheControl]
         if let candidates = request.headers["If-None-Match"], Self.matches(candidates, etag: file.etag) {
             return Response(status: .notModified, headers: headers)
         }
-        headers["Content-Type"] = MediaType.forFile(named: file.path)
-        return Response(headers: headers, body: .file(path: file.path, size: file.size))
+        headers["Content-Type"] = file.contentType
+        return Response(headers: headers, body: bytes.map { .bytes($0) } ?? .file(path: file.path, size: file.size))
     }
 
-    /// A file the directory serves: its real path, size and entity tag.
-    struct ResolvedFile: Equatable {
+    /// A file the directory serves: its real path, size, modification time and entity tag.
+    struct ResolvedFile: Equatable, Sendable {
         var path: String
         var size: UInt64
+        var modified: UInt64
         var etag: String
+        var contentType: String { MediaType.forFile(named: path) }
+    }
+
+    /// The file at `urlPath` and, when small, its bytes: from the cache while
+    /// the file's size and time are unchanged, else resolved and read afresh.
+    func lookUp(_ urlPath: String) -> (ResolvedFile, [UInt8]?)? {
+        if let cached = cache.entry(for: urlPath), let (size, modified) = Self.fileStatus(cached.file.path),
+           size == cached.file.size, modified == cached.file.modified {
+            return (cached.file, cached.bytes)
+        }
+        guard let file = resolve(urlPath) else { return nil }
+        let bytes = file.size <= FileCache.largestCachedFile ? Self.read(file) : nil
+        cache.store(FileCache.Entry(file: file, bytes: bytes), for: urlPath)
+        return (file, bytes)
     }
 
     /// Resolves a decoded URL path to a regular file inside `root`, or `nil`.
@@ -47,12 +64,31 @@ public struct StaticFiles: Sendable {
         // Symlinks may point anywhere: judge the path they really lead to, byte
         // by byte (`hasPrefix` would take `é` and `e` + U+0301 for the same directory).
         guard let real = Self.realPath(candidate), real.utf8.starts(with: (root + "/").utf8) else { return nil }
-        var info = stat()
-        guard stat(real, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return nil }
-        let size = UInt64(info.st_size)
-        let modified = UInt64(info.st_mtim.tv_sec) &* 1_000_000_000 &+ UInt64(info.st_mtim.tv_nsec)
+        guard let (size, modified) = Self.fileStatus(real) else { return nil }
         let etag = "\"" + String(size, radix: 16) + "-" + String(modified, radix: 16) + "\""
-        return ResolvedFile(path: real, size: size, etag: etag)
+        return ResolvedFile(path: real, size: size, modified: modified, etag: etag)
+    }
+
+    /// Size and modification time (ns) of a regular file; `nil` for anything else.
+    private static func fileStatus(_ path: String) -> (UInt64, UInt64)? {
+        var info = stat()
+        guard stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return nil }
+        return (UInt64(info.st_size), UInt64(info.st_mtim.tv_sec) &* 1_000_000_000 &+ UInt64(info.st_mtim.tv_nsec))
+    }
+
+    /// The whole file, or `nil` when it cannot be read or changed size meanwhile.
+    private static func read(_ file: ResolvedFile) -> [UInt8]? {
+        let fd = open(file.path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var bytes = [UInt8](repeating: 0, count: Int(file.size))
+        var done = 0
+        while done < bytes.count {
+            let count = bytes.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress! + done, $0.count - done) }
+            guard count > 0 else { return nil }
+            done += count
+        }
+        return bytes
     }
 
     /// Whether an `If-None-Match` value names `etag` (weak comparison) or is `*`.

@@ -36,13 +36,24 @@ import Testing
         #expect(response.status == .ok)
         #expect(response.headers["Content-Type"] == contentType)
         #expect(response.headers["Cache-Control"] == "public, max-age=300")
-        guard case .file(let path, let size) = response.body else {
-            Issue.record("expected a file body")
-            return
-        }
         let onDisk = try Data(contentsOf: URL(fileURLWithPath: site.publicDirectory + target))
-        #expect(size == UInt64(onDisk.count))
-        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == onDisk)
+        switch response.body {
+        case .bytes(let bytes):
+            #expect(Data(bytes) == onDisk, "a small file is served from memory, exactly as on disk")
+        case .file(let path, let size):
+            #expect(size == UInt64(onDisk.count))
+            #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == onDisk)
+        case .stream:
+            Issue.record("a file is never streamed")
+        }
+    }
+
+    @Test func aChangedFileIsServedAnewNotFromMemory() throws {
+        let first = try #require(try response("/notes.txt"))
+        try site.write("a longer, different text", to: "public/notes.txt")
+        let second = try #require(try response("/notes.txt"))
+        #expect(second.bodyText == "a longer, different text")
+        #expect(second.headers["ETag"] != first.headers["ETag"])
     }
 
     @Test func symlinkToAFileInsideIsServedAsItsTarget() throws {

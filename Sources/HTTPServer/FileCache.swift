@@ -1,0 +1,28 @@
+import Synchronization
+
+/// The bytes of small static files, by URL path, so that serving one costs a
+/// `stat` instead of resolving the path and opening the file.
+final class FileCache: Sendable {
+    struct Entry: Sendable {
+        var file: StaticFiles.ResolvedFile
+        /// `nil` for a file too large to keep: it is sent from disk.
+        var bytes: [UInt8]?
+    }
+
+    /// Larger files are sent with `sendfile` instead.
+    static let largestCachedFile: UInt64 = 256 * 1024
+    /// Distinct URL paths kept at most: spellings of a path (`//a.css`) cannot grow it without bound.
+    static let capacity = 256
+
+    private let entries = Mutex<[String: Entry]>([:])
+
+    func entry(for urlPath: String) -> Entry? {
+        entries.withLock { $0[urlPath] }
+    }
+
+    func store(_ entry: Entry, for urlPath: String) {
+        entries.withLock { entries in
+            if entries.count < Self.capacity || entries[urlPath] != nil { entries[urlPath] = entry }
+        }
+    }
+}

@@ -65,6 +65,9 @@ final class RequestState: @unchecked Sendable {
         }
     }
 
+    /// Whether an answer has been delivered (taken or not).
+    var hasDelivered: Bool { handoff.withLock { $0.resumeClaimed } }
+
     /// The stream of the answer, once delivered.
     var stream: StreamContext? { handoff.withLock { $0.stream } }
 

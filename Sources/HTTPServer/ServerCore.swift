@@ -92,35 +92,44 @@ final class ServerCore: Sendable {
         if let response = responder.respondImmediately(to: request) {
             return queue(response, on: connection, state)
         }
-        // Never wait on a worker thread: park the connection, answer in a task.
+        // Answer in a task that starts right here and leaves this thread only
+        // if it has to wait; a worker thread never waits for it.
         state.phase = .waiting
-        state.connection = ConnectionHandle(pointer: connection)
-        let isParked = parked.withLock { parked in
-            guard !parked.closed else { return false }
-            MHD_suspend_connection(connection)
-            parked.states[ObjectIdentifier(state)] = state
-            return true
-        }
-        guard isParked else {
-            return queue(HTTPError(.serviceUnavailable, "The server is stopping.").response(), on: connection, state)
-        }
         let handle = ConnectionHandle(pointer: connection)
-        let task = Task { [self] in
+        state.connection = handle
+        let task = Task.immediate { [self] in
             let response = await answer(request)
             guard case .stream(let body) = response.body, request.method != .head else {
-                resume(state, with: response)
+                deliver(response, to: state)
                 return
             }
             // Send the headers now; write the body from this same task.
             let stream = StreamContext(connection: handle, core: self)
             stream.onRelease = { [weak state] in state?.cancelTask() }
             // Produce only if the headers go out: stop() may have answered 503 already.
-            guard resume(state, with: response, stream: stream) else { return }
+            guard deliver(response, stream: stream, to: state) else { return }
             await body.produce(ResponseBodyWriter(sink: stream))
             stream.finish()
         }
         state.setTask(task)
-        return .YES
+        return parkUnlessAnswered(connection, state)
+    }
+
+    /// Queues the answer if the task has delivered it already; otherwise
+    /// suspends the connection until it does.
+    private func parkUnlessAnswered(_ connection: OpaquePointer, _ state: RequestState) -> MHD_Result {
+        let isParked = parked.withLock { parked -> Bool in
+            guard !state.hasDelivered else { return false }
+            guard !parked.closed else {
+                _ = state.deliver(HTTPError(.serviceUnavailable, "The server is stopping.").response())
+                return false
+            }
+            MHD_suspend_connection(connection)
+            parked.states[ObjectIdentifier(state)] = state
+            return true
+        }
+        guard !isParked, let (response, stream) = state.takeResponse() else { return .YES }
+        return queue(response, stream: stream, on: connection, state)
     }
 
     private func answer(_ request: Request) async -> Response {
@@ -134,13 +143,15 @@ final class ServerCore: Sendable {
         }
     }
 
-    /// Hands the answer over and resumes the connection, unless `stop()` already did.
+    /// Hands the answer over, and resumes the connection if it was parked.
+    /// `false` when `stop()` answered the request already.
     @discardableResult
-    private func resume(_ state: RequestState, with response: Response, stream: StreamContext? = nil) -> Bool {
+    private func deliver(_ response: Response, stream: StreamContext? = nil, to state: RequestState) -> Bool {
         parked.withLock { parked in
-            guard parked.states.removeValue(forKey: ObjectIdentifier(state)) != nil,
-                  state.deliver(response, stream: stream), let connection = state.connection else { return false }
-            MHD_resume_connection(connection.pointer)
+            guard state.deliver(response, stream: stream) else { return false }
+            if parked.states.removeValue(forKey: ObjectIdentifier(state)) != nil, let connection = state.connection {
+                MHD_resume_connection(connection.pointer)
+            }
             return true
         }
     }

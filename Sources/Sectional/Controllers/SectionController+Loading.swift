@@ -1,3 +1,5 @@
+import Synchronization
+
 extension SectionController {
     /// Runs the pending data loads of this controller and all its descendants
     /// concurrently, then hands each result to its controller. A load that
@@ -51,8 +53,12 @@ extension SectionController {
         let start = clock.now
 
         await withTaskGroup(of: Event.self) { group in
+            // Immediate child tasks start on this thread and leave it only when
+            // they suspend: loads that need no waiting cost no thread hop.
+            let finishedAtOnce = FinishedCount()
             for (index, operation) in operations.enumerated() {
-                group.addTask {
+                group.addImmediateTask {
+                    defer { finishedAtOnce.increment() }
                     do {
                         return .finished(index: index, .success(try await operation()), clock.now - start)
                     } catch {
@@ -60,11 +66,13 @@ extension SectionController {
                     }
                 }
             }
-            // One timer per distinct deadline, usually just one per page.
-            for deadline in Set(deadlines) {
-                group.addTask {
-                    try? await clock.sleep(until: start + deadline)
-                    return .deadline(deadline)
+            // Deadlines matter only for loads still running: one timer per distinct deadline.
+            if finishedAtOnce.value < operations.count {
+                for deadline in Set(deadlines) {
+                    group.addTask {
+                        try? await clock.sleep(until: start + deadline)
+                        return .deadline(deadline)
+                    }
                 }
             }
             var remaining = pending.count
@@ -121,6 +129,13 @@ extension SectionController {
 public typealias LoadInterceptor = @Sendable (
     _ id: String, _ operation: @escaping @Sendable () async throws -> any Sendable
 ) -> @Sendable () async throws -> any Sendable
+
+/// Counts loads that have finished, from whichever thread finished them.
+private final class FinishedCount: Sendable {
+    private let count = Atomic<Int>(0)
+    func increment() { count.add(1, ordering: .relaxed) }
+    var value: Int { count.load(ordering: .relaxed) }
+}
 
 /// The error of a load cut at its deadline.
 public struct SectionTimedOut: Error, CustomStringConvertible {

@@ -7,6 +7,8 @@ final class FileCache: Sendable {
         var file: StaticFiles.ResolvedFile
         /// `nil` for a file too large to keep: it is sent from disk.
         var bytes: [UInt8]?
+        /// The 200 answer, built once; made on first use.
+        var prepared: PreparedResponse?
     }
 
     /// Larger files are sent with `sendfile` instead.
@@ -18,6 +20,13 @@ final class FileCache: Sendable {
 
     func entry(for urlPath: String) -> Entry? {
         entries.withLock { $0[urlPath] }
+    }
+
+    /// Keeps the built answer with the entry, if the entry still describes the same file.
+    func attach(_ prepared: PreparedResponse, for urlPath: String, file: StaticFiles.ResolvedFile) {
+        entries.withLock { entries in
+            if entries[urlPath]?.file == file { entries[urlPath]?.prepared = prepared }
+        }
     }
 
     func store(_ entry: Entry, for urlPath: String) {

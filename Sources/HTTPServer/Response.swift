@@ -21,6 +21,8 @@ public struct Response: Sendable {
     public var status: HTTPStatus
     public var headers: HTTPHeaders
     public var body: Body
+    /// The same answer, built once for libmicrohttpd, when it is sent often unchanged.
+    var prepared: PreparedResponse?
 
     public init(status: HTTPStatus = .ok, headers: HTTPHeaders = [:], body: Body = .bytes([])) {
         self.status = status

@@ -46,6 +46,9 @@ final class ServerCore: Sendable {
             state.method = HTTPMethod(rawValue: method)
             state.phase = .receivingBody
             // libmicrohttpd accepts an answer before the body only now (and then closes).
+            if let problem = RequestFraming.problem(of: connection) {
+                return queue(HTTPError(.badRequest, problem).response(), on: connection, state)
+            }
             if let length = Self.declaredBodyLength(of: connection), length > configuration.requestBodyLimit {
                 return queue(HTTPError(.contentTooLarge, "The request body is too large.").response(), on: connection, state)
             }
@@ -193,14 +196,17 @@ final class ServerCore: Sendable {
 
     private func queue(_ response: Response, stream: StreamContext? = nil, on connection: OpaquePointer, _ state: RequestState) -> MHD_Result {
         state.phase = .answered
+        state.status = response.status.code
+        state.sentBytes = state.method == .head ? 0 : response.body.count
+        if configuration.accessLog { state.serverTiming = response.headers["Server-Timing"] }
         let closing = isStopping.load(ordering: .relaxed)
+        if let prepared = response.prepared, !closing {
+            return MHD_queue_response(connection, UInt32(response.status.code), prepared.pointer)
+        }
         guard let made = MHDResponse.make(response, stream: stream, closeConnection: closing) else {
             return queue(HTTPError(.notFound, "The file is gone.").response(), on: connection, state)
         }
         defer { MHD_destroy_response(made) }
-        state.status = response.status.code
-        state.sentBytes = state.method == .head ? 0 : response.body.count
-        if configuration.accessLog { state.serverTiming = response.headers["Server-Timing"] }
         return MHD_queue_response(connection, UInt32(response.status.code), made)
     }
 

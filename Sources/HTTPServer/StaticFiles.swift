@@ -24,13 +24,19 @@ public struct StaticFiles: Sendable {
 
     /// The answer for a GET or HEAD of `request.path`, or `nil` when no such file is served.
     public func response(for request: Request) -> Response? {
-        guard let (file, bytes) = lookUp(request.path) else { return nil }
+        guard let (file, bytes, prepared) = lookUp(request.path) else { return nil }
         var headers: HTTPHeaders = ["ETag": file.etag, "Cache-Control": cacheControl]
         if let candidates = request.headers["If-None-Match"], Self.matches(candidates, etag: file.etag) {
             return Response(status: .notModified, headers: headers)
         }
         headers["Content-Type"] = file.contentType
-        return Response(headers: headers, body: bytes.map { .bytes($0) } ?? .file(path: file.path, size: file.size))
+        var response = Response(headers: headers, body: bytes.map { .bytes($0) } ?? .file(path: file.path, size: file.size))
+        if bytes != nil {
+            // Build the answer once for libmicrohttpd; later requests reuse it.
+            response.prepared = prepared ?? PreparedResponse(response)
+            if prepared == nil, let built = response.prepared { cache.attach(built, for: request.path, file: file) }
+        }
+        return response
     }
 
     /// A file the directory serves: its real path, size, modification time and entity tag.
@@ -44,15 +50,15 @@ public struct StaticFiles: Sendable {
 
     /// The file at `urlPath` and, when small, its bytes: from the cache while
     /// the file's size and time are unchanged, else resolved and read afresh.
-    func lookUp(_ urlPath: String) -> (ResolvedFile, [UInt8]?)? {
+    func lookUp(_ urlPath: String) -> (ResolvedFile, [UInt8]?, PreparedResponse?)? {
         if let cached = cache.entry(for: urlPath), let (size, modified) = Self.fileStatus(cached.file.path),
            size == cached.file.size, modified == cached.file.modified {
-            return (cached.file, cached.bytes)
+            return (cached.file, cached.bytes, cached.prepared)
         }
         guard let file = resolve(urlPath) else { return nil }
         let bytes = file.size <= FileCache.largestCachedFile ? Self.read(file) : nil
         cache.store(FileCache.Entry(file: file, bytes: bytes), for: urlPath)
-        return (file, bytes)
+        return (file, bytes, nil)
     }
 
     /// Resolves a decoded URL path to a regular file inside `root`, or `nil`.

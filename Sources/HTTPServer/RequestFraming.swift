@@ -1,0 +1,119 @@
+import CMicroHTTPD
+#if canImport(Glibc)
+import Glibc
+#else
+import Darwin
+#endif
+
+/// Checks the header fields that decide where a request's body ends, before
+/// libmicrohttpd reads any of it, so that no request can be read two ways
+/// (request smuggling).
+///
+/// libmicrohttpd 0.9.75 takes the first of two `Content-Length` fields, lets
+/// `Transfer-Encoding` override `Content-Length` and keeps the connection, reads
+/// a body of any other transfer coding until the connection closes, and keeps
+/// field names with spaces in them (`Content-Length : 5` is not a length to it,
+/// but is to some proxies). Each of these is a 400 here (RFC 9112 §6.1, §6.3, §5.1),
+/// answered before the body, so libmicrohttpd closes the connection.
+enum RequestFraming {
+    /// What is wrong with the request's framing, or `nil` when nothing is.
+    static func problem(of connection: OpaquePointer) -> String? {
+        var scan = Scan()
+        withUnsafeMutablePointer(to: &scan) { pointer in
+            _ = MHD_get_connection_values(connection, .HEADER_KIND, inspect, pointer)
+        }
+        return scan.result
+    }
+
+    /// What the scan found, filled field by field.
+    struct Scan {
+        var problem: String?
+        var contentLengths = 0
+        var contentLengthsDiffer = false
+        var firstContentLength: [UInt8] = []
+        var transferEncodings = 0
+        var transferEncodingIsChunked = true
+
+        mutating func add(name: UnsafePointer<CChar>, value: UnsafePointer<CChar>?) {
+            let nameBytes = UnsafeRawPointer(name).assumingMemoryBound(to: UInt8.self)
+            let nameLength = strlen(name)
+            guard nameLength > 0, (0..<nameLength).allSatisfy({ RequestFraming.isTokenByte(nameBytes[$0]) }) else {
+                problem = "A header field name is malformed (spaces and separators are not allowed in it)."
+                return
+            }
+            let field = UnsafeBufferPointer(start: nameBytes, count: nameLength)
+            let valueBytes = value.map { UnsafeBufferPointer(start: UnsafeRawPointer($0).assumingMemoryBound(to: UInt8.self), count: strlen($0)) }
+                ?? UnsafeBufferPointer(start: nil, count: 0)
+            // Field values hold visible characters, spaces and tabs only: no bare CR.
+            if valueBytes.contains(where: { ($0 < 0x20 && $0 != 0x09) || $0 == 0x7F }) {
+                problem = "A header field value holds a control character."
+                return
+            }
+            if RequestFraming.equalsIgnoringCase(field, "content-length") {
+                contentLengths += 1
+                let trimmed = Array(valueBytes).trimmingSpaces
+                if contentLengths == 1 { firstContentLength = trimmed } else if trimmed != firstContentLength { contentLengthsDiffer = true }
+                if trimmed.isEmpty || !trimmed.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) {
+                    problem = "The Content-Length is not a number."
+                }
+            } else if RequestFraming.equalsIgnoringCase(field, "transfer-encoding") {
+                transferEncodings += 1
+                let trimmed = Array(valueBytes).trimmingSpaces
+                if !trimmed.withUnsafeBufferPointer({ RequestFraming.equalsIgnoringCase($0, "chunked") }) {
+                    transferEncodingIsChunked = false
+                }
+            }
+        }
+
+        var result: String? {
+            if let problem { return problem }
+            if contentLengthsDiffer { return "The request has two different Content-Length fields." }
+            if transferEncodings > 0 && contentLengths > 0 { return "The request has both Content-Length and Transfer-Encoding." }
+            if transferEncodings > 1 || !transferEncodingIsChunked { return "The only transfer coding accepted is chunked, once." }
+            return nil
+        }
+    }
+
+    private static let inspect: MHD_KeyValueIterator = { cls, _, name, value in
+        guard let cls, let name else { return .YES }
+        let scan = cls.assumingMemoryBound(to: Scan.self)
+        scan.pointee.add(name: name, value: value)
+        if scan.pointee.problem != nil {
+            return .NO
+        }
+        return .YES
+    }
+
+    /// `tchar` of RFC 9110 §5.6.2: letters, digits and ``!#$%&'*+-.^_`|~``.
+    static func isTokenByte(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+            true
+        case UInt8(ascii: "!"), UInt8(ascii: "#"), UInt8(ascii: "$"), UInt8(ascii: "%"), UInt8(ascii: "&"), UInt8(ascii: "'"),
+             UInt8(ascii: "*"), UInt8(ascii: "+"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "^"), UInt8(ascii: "_"),
+             UInt8(ascii: "`"), UInt8(ascii: "|"), UInt8(ascii: "~"):
+            true
+        default:
+            false
+        }
+    }
+
+    /// Whether `bytes` spell `lowercase` in any case (ASCII).
+    static func equalsIgnoringCase(_ bytes: UnsafeBufferPointer<UInt8>, _ lowercase: StaticString) -> Bool {
+        guard bytes.count == lowercase.utf8CodeUnitCount else { return false }
+        let expected = lowercase.utf8Start
+        return (0..<bytes.count).allSatisfy { index in
+            let byte = bytes[index]
+            return (byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte) == expected[index]
+        }
+    }
+}
+
+private extension Array where Element == UInt8 {
+    var trimmingSpaces: [UInt8] {
+        var slice = self[...]
+        while let first = slice.first, first == 0x20 || first == 0x09 { slice = slice.dropFirst() }
+        while let last = slice.last, last == 0x20 || last == 0x09 { slice = slice.dropLast() }
+        return Array(slice)
+    }
+}

@@ -13,7 +13,10 @@ import Darwin
 /// `Transfer-Encoding` override `Content-Length` and keeps the connection, reads
 /// a body of any other transfer coding until the connection closes, and keeps
 /// field names with spaces in them (`Content-Length : 5` is not a length to it,
-/// but is to some proxies). Each of these is a 400 here (RFC 9112 §6.1, §6.3, §5.1),
+/// but is to some proxies). It also joins an obs-fold continuation line onto
+/// the field's *name* (`Content-Length:` + ` 5` becomes `Content-Length5`), so a
+/// folded framing field frames nothing for it but a body for a proxy that
+/// unfolds. Each of these is a 400 here (RFC 9112 §6.1, §6.3, §5.1, §5.2),
 /// answered before the body, so libmicrohttpd closes the connection.
 enum RequestFraming {
     /// What is wrong with the request's framing, or `nil` when nothing is.
@@ -62,6 +65,8 @@ enum RequestFraming {
                 if !trimmed.withUnsafeBufferPointer({ RequestFraming.equalsIgnoringCase($0, "chunked") }) {
                     transferEncodingIsChunked = false
                 }
+            } else if RequestFraming.startsIgnoringCase(field, "content-length") || RequestFraming.startsIgnoringCase(field, "transfer-encoding") {
+                problem = "A Content-Length or Transfer-Encoding field is folded over two lines."
             }
         }
 
@@ -100,9 +105,14 @@ enum RequestFraming {
 
     /// Whether `bytes` spell `lowercase` in any case (ASCII).
     static func equalsIgnoringCase(_ bytes: UnsafeBufferPointer<UInt8>, _ lowercase: StaticString) -> Bool {
-        guard bytes.count == lowercase.utf8CodeUnitCount else { return false }
+        bytes.count == lowercase.utf8CodeUnitCount && startsIgnoringCase(bytes, lowercase)
+    }
+
+    /// Whether `bytes` begin with `lowercase` in any case (ASCII).
+    static func startsIgnoringCase(_ bytes: UnsafeBufferPointer<UInt8>, _ lowercase: StaticString) -> Bool {
+        guard bytes.count >= lowercase.utf8CodeUnitCount else { return false }
         let expected = lowercase.utf8Start
-        return (0..<bytes.count).allSatisfy { index in
+        return (0..<lowercase.utf8CodeUnitCount).allSatisfy { index in
             let byte = bytes[index]
             return (byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte) == expected[index]
         }

@@ -6,11 +6,23 @@
 FUZZ_SECONDS ?= 30
 SOAK_REQUESTS ?= 1000000
 
-.PHONY: fuzz hostile-tools
+.PHONY: fuzz sanitize abuse soak hostile-tools
 
 ## fuzz: libFuzzer harnesses (composition plan, request path, HTML escaping, static paths), FUZZ_SECONDS each
 fuzz: deps
 	FUZZ_SECONDS="$(FUZZ_SECONDS)" SWIFTC="$(SWIFT)c" bash scripts/fuzz.sh
+
+## sanitize: the whole test suite under ThreadSanitizer, then AddressSanitizer
+sanitize: deps
+	SWIFT="$(SWIFT)" bash scripts/sanitize.sh
+
+## abuse: slowloris and slow-read attacks (1,000 connections each) while a normal client measures /feed
+abuse: deps hostile-tools
+	SWIFT="$(SWIFT)" RELEASE_BUILD="$(RELEASE_BUILD)" bash scripts/abuse.sh
+
+## soak: SOAK_REQUESTS mixed requests with wrk (zero 5xx, flat memory), then a leak check
+soak: deps hostile-tools
+	SOAK_REQUESTS="$(SOAK_REQUESTS)" SWIFT="$(SWIFT)" RELEASE_BUILD="$(RELEASE_BUILD)" bash scripts/soak.sh
 
 # Debian packages the slow-client and soak runs need (root installs them).
 HOSTILE_APT = slowhttptest wrk curl valgrind

@@ -1,0 +1,134 @@
+#!/usr/bin/env bash
+# `make abuse`: slow and abusive clients against a running release
+# feed-server, on loopback only, each attack bounded in time.
+#
+#  1. Builds feed-server (release) and starts it on a free port of 127.0.0.1
+#     with the default ServerConfiguration (see ServerConfiguration.swift for
+#     the limits and why).
+#  2. Baseline: the normal client (scripts/normal-client.py) fetches /feed in a
+#     loop, one new connection per request, for NORMAL_SECONDS.
+#  3. For each attack, slowhttptest opens ATTACK_CONNECTIONS connections from
+#     127.0.0.1 for ATTACK_SECONDS: slowloris (headers trickled, one field every
+#     10 s) and slow read (a tiny receive window, 32 bytes read every 5 s,
+#     each request repeated 3 times on its connection). Once the attack is at
+#     full strength, the normal client runs again, from 127.0.0.2: a different
+#     client address, so that the server's per-client connection limit, which
+#     is what stops one attacker from taking every connection, does not count
+#     the normal client among the attacker's connections (as it would not count
+#     a real visitor). Its p99 must stay under P99_LIMIT_MS and no request of it
+#     may fail.
+#  4. After each attack, the server's open connections (its sockets on the
+#     port, as `ss` sees them) must fall back to idle (none) within the
+#     connection timeout plus a margin, and the server must still answer.
+#  5. Prints a table; exits 1 when anything did not hold.
+#
+# Environment: ATTACK_CONNECTIONS (1000), ATTACK_SECONDS (30), NORMAL_SECONDS
+# (the normal client's run, default ATTACK_SECONDS - 12), P99_LIMIT_MS (100),
+# RELEASE_BUILD, HOSTILE_SCRATCH (a --scratch-path for the release build).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+readonly ATTACK_CONNECTIONS=${ATTACK_CONNECTIONS:-1000}
+readonly ATTACK_SECONDS=${ATTACK_SECONDS:-30}
+readonly NORMAL_SECONDS=${NORMAL_SECONDS:-$((ATTACK_SECONDS > 20 ? ATTACK_SECONDS - 12 : 8))}
+readonly P99_LIMIT_MS=${P99_LIMIT_MS:-100}
+readonly RELEASE_BUILD=${RELEASE_BUILD:-swift build -c release --static-swift-stdlib}
+readonly OUT=.build/abuse
+# The idle timeout of ServerConfiguration's default, plus a margin for the sweep.
+readonly IDLE_DEADLINE=${IDLE_DEADLINE:-25}
+say() { printf 'abuse: [%3ds] %s\n' "$SECONDS" "$*" >&2; }
+die() { printf 'abuse: error: %s\n' "$*" >&2; exit 1; }
+
+for tool in slowhttptest python3 ss curl; do command -v $tool >/dev/null || die "$tool is missing (make hostile-tools installs it)"; done
+mkdir -p "$OUT"
+# 1,000 attack sockets, and as many on the server's side.
+ulimit -n 8192 2>/dev/null || ulimit -n "$(ulimit -Hn)"
+
+scratch=()
+[[ -n ${HOSTILE_SCRATCH:-} ]] && scratch=(--scratch-path "$HOSTILE_SCRATCH")
+say "building feed-server (release)"
+$RELEASE_BUILD "${scratch[@]}" >"$OUT/build.log" 2>&1 || { tail -n 20 "$OUT/build.log" >&2; die "release build failed"; }
+binary="$($RELEASE_BUILD "${scratch[@]}" --show-bin-path)/feed-server"
+
+pids=()
+cleanup() {
+    for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done
+    wait 2>/dev/null || true
+}
+trap cleanup EXIT INT TERM
+
+"$binary" --port 0 --quiet --public Public >"$OUT/server.log" 2>&1 &
+server=$!
+pids+=("$server")
+for _ in $(seq 100); do
+    port=$(sed -n 's|.*listening on http://127.0.0.1:\([0-9]*\)/feed.*|\1|p' "$OUT/server.log")
+    [[ -n $port ]] && break
+    sleep 0.1
+done
+[[ -n ${port:-} ]] || die "feed-server did not start (see $OUT/server.log)"
+say "feed-server pid $server on 127.0.0.1:$port"
+
+# The server's sockets on its port, listening and TIME-WAIT ones aside.
+server_connections() {
+    ss -Htan "( sport = :$port )" | awk '$1 != "LISTEN" && $1 != "TIME-WAIT"' | wc -l
+}
+
+declare -A ROW
+failed=0
+fail() { failed=1; say "FAILED: $*"; }
+
+run_normal() {  # name seconds
+    python3 scripts/normal-client.py "$port" "$2" /feed 127.0.0.2 >"$OUT/normal-$1.json"
+    cat "$OUT/normal-$1.json"
+}
+
+json() { python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))[sys.argv[2]])' "$1" "$2"; }
+
+check_normal() {  # name
+    local file=$OUT/normal-$1.json
+    local p99 failures requests
+    p99=$(json "$file" p99_ms) failures=$(json "$file" failures) requests=$(json "$file" requests)
+    ROW[$1]="$requests requests, $failures failed, p50 $(json "$file" p50_ms) ms, p99 $p99 ms, max $(json "$file" max_ms) ms"
+    ((failures == 0)) || fail "$1: $failures of the normal client's requests failed: $(json "$file" errors)"
+    python3 -c "import sys; sys.exit(0 if $p99 < $P99_LIMIT_MS else 1)" || fail "$1: p99 $p99 ms is not under $P99_LIMIT_MS ms"
+}
+
+say "baseline: normal client alone for 5 s"
+run_normal baseline 5 >/dev/null
+check_normal baseline
+
+attack() {  # name slowhttptest-arguments...
+    local name=$1; shift
+    say "$name: $ATTACK_CONNECTIONS connections for ${ATTACK_SECONDS}s"
+    slowhttptest "$@" -c "$ATTACK_CONNECTIONS" -r 200 -l "$ATTACK_SECONDS" -p 3 \
+        -u "http://127.0.0.1:$port/feed" >"$OUT/slowhttptest-$name.log" 2>&1 &
+    local attacker=$!
+    pids+=("$attacker")
+    sleep 7  # 1,000 connections at 200 a second, and a margin
+    local peak
+    peak=$(server_connections)
+    say "$name: the server holds $peak connections; normal client from 127.0.0.2 for ${NORMAL_SECONDS}s"
+    run_normal "$name" "$NORMAL_SECONDS" >/dev/null
+    local during
+    during=$(server_connections)
+    wait "$attacker" || true
+    # slowhttptest's last status block: how many of its connections were ever
+    # connected, and how many it still held when it stopped.
+    local report
+    report=$(tr '\r' '\n' <"$OUT/slowhttptest-$name.log" | grep -E "^\s*(connected|closed|error|service available):" | tail -n 4 | tr -s ' \t' ' ' | paste -sd ';' -)
+    local start=$SECONDS idle
+    while idle=$(server_connections); ((idle > 0 && SECONDS - start < IDLE_DEADLINE)); do sleep 1; done
+    ((idle == 0)) || fail "$name: $idle connections still open ${IDLE_DEADLINE}s after the attack"
+    curl -fsS --max-time 5 "http://127.0.0.1:$port/healthz" >/dev/null || fail "$name: the server no longer answers"
+    kill -0 "$server" 2>/dev/null || fail "$name: the server died"
+    check_normal "$name"
+    ROW[$name]+=" | server connections: $peak at full attack, $during at its end, idle after $((SECONDS - start))s | attacker:$report"
+}
+
+attack slowloris -H -i 10 -x 24 -t GET
+attack slow-read -X -k 3 -w 512 -y 1024 -n 5 -z 32
+
+printf '\n%-10s %s\n' run "normal client (127.0.0.2) | server"
+for name in baseline slowloris slow-read; do printf '%-10s %s\n' "$name" "${ROW[$name]:-not run}"; done
+if ((failed)); then echo "abuse: FAILED"; else echo "abuse: held: p99 under ${P99_LIMIT_MS} ms, no failed request, back to idle"; fi
+exit $failed

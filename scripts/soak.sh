@@ -1,0 +1,152 @@
+#!/usr/bin/env bash
+# `make soak`: a long mixed run against a release feed-server on loopback,
+# then a short run under valgrind's memcheck for leaks.
+#
+#  1. Builds feed-server (release) and starts it on a free port (--quiet).
+#  2. Warm-up: WARMUP requests (100,000, or half of SOAK_REQUESTS when that is
+#     smaller) of the mix in scripts/soak.lua with wrk; then the server's
+#     resident size (VmRSS) is read.
+#  3. The rest of SOAK_REQUESTS, with VmRSS sampled every 2 s; then VmRSS again.
+#     Holds when: no 5xx, no status outside the mix's own (200, 303, 304, 400,
+#     404, 405), no socket error, the server still alive, and VmRSS at the end
+#     under 2 MB (RSS_LIMIT_KB) above VmRSS after the warm-up.
+#  4. Leaks: the same binary under `valgrind --tool=memcheck --leak-check=full`
+#     answers LEAK_REQUESTS requests of the mix, is stopped with SIGTERM (a
+#     graceful stop, as in production), and must report no definitely lost
+#     block.
+#  5. Prints a summary table; exits 1 when anything did not hold.
+#
+# Environment: SOAK_REQUESTS (1,000,000), SOAK_CONNECTIONS (32), SOAK_THREADS
+# (wrk threads, 2), LEAK_REQUESTS (3,000), RSS_LIMIT_KB (2048), RELEASE_BUILD,
+# HOSTILE_SCRATCH (a --scratch-path for the release build).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+readonly SOAK_REQUESTS=${SOAK_REQUESTS:-1000000}
+readonly WARMUP=${WARMUP:-$((SOAK_REQUESTS / 2 < 100000 ? SOAK_REQUESTS / 2 : 100000))}
+readonly CONNECTIONS=${SOAK_CONNECTIONS:-32}
+readonly THREADS=${SOAK_THREADS:-2}
+readonly LEAK_REQUESTS=${LEAK_REQUESTS:-3000}
+readonly RSS_LIMIT_KB=${RSS_LIMIT_KB:-2048}
+readonly RELEASE_BUILD=${RELEASE_BUILD:-swift build -c release --static-swift-stdlib}
+readonly OUT=.build/soak
+say() { printf 'soak: [%3ds] %s\n' "$SECONDS" "$*" >&2; }
+die() { printf 'soak: error: %s\n' "$*" >&2; exit 1; }
+
+for tool in wrk valgrind curl; do command -v $tool >/dev/null || die "$tool is missing (make hostile-tools installs it)"; done
+((SOAK_REQUESTS > WARMUP && WARMUP > 0)) || die "SOAK_REQUESTS must be at least 2"
+mkdir -p "$OUT"
+
+scratch=()
+[[ -n ${HOSTILE_SCRATCH:-} ]] && scratch=(--scratch-path "$HOSTILE_SCRATCH")
+say "building feed-server (release)"
+$RELEASE_BUILD "${scratch[@]}" >"$OUT/build.log" 2>&1 || { tail -n 20 "$OUT/build.log" >&2; die "release build failed"; }
+binary="$($RELEASE_BUILD "${scratch[@]}" --show-bin-path)/feed-server"
+
+pids=()
+cleanup() {
+    for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done
+    wait 2>/dev/null || true
+}
+trap cleanup EXIT INT TERM
+
+start_server() {  # log command...
+    local log=$1; shift
+    "$@" --port 0 --quiet --public Public >"$log" 2>&1 &
+    server=$!
+    pids+=("$server")
+    port=
+    for _ in $(seq 600); do
+        port=$(sed -n 's|.*listening on http://127.0.0.1:\([0-9]*\)/feed.*|\1|p' "$log")
+        [[ -n $port ]] && return
+        kill -0 "$server" 2>/dev/null || break
+        sleep 0.1
+    done
+    die "feed-server did not start (see $log)"
+}
+
+rss_kb() { awk '/^VmRSS:/ { print $2 }' "/proc/$server/status"; }
+
+run_wrk() {  # name requests connections
+    local per_thread=$(( ($2 + THREADS - 1) / THREADS ))
+    local connections=$3
+    ((connections < THREADS)) && connections=$THREADS
+    wrk -t "$THREADS" -c "$connections" -d 3600s --timeout 10s -s scripts/soak.lua "http://127.0.0.1:$port" -- "$per_thread" \
+        >"$OUT/wrk-$1.log" 2>&1 || die "wrk failed (see $OUT/wrk-$1.log)"
+}
+
+declare -A STATUS
+failed=0
+fail() { failed=1; say "FAILED: $*"; }
+
+tally() {  # name: adds the run's statuses to STATUS, checks its socket errors
+    local log=$OUT/wrk-$1.log
+    while read -r _ code count; do STATUS[$code]=$(( ${STATUS[$code]:-0} + count )); done < <(grep '^status ' "$log")
+    read -r _ connect read write _ timeout < <(grep '^socket-errors ' "$log")
+    ((connect + read + write + timeout == 0)) || fail "$1: socket errors: connect $connect, read $read, write $write, timeout $timeout"
+}
+
+start_server "$OUT/server.log" "$binary"
+say "feed-server pid $server on 127.0.0.1:$port; warm-up: $WARMUP requests"
+rss_start=$(rss_kb)
+run_wrk warmup "$WARMUP" "$CONNECTIONS"
+tally warmup
+rss_warm=$(rss_kb)
+rest=$((SOAK_REQUESTS - WARMUP))
+say "VmRSS ${rss_warm} kB after the warm-up; soaking with $rest more requests"
+rss_max=$rss_warm
+( while kill -0 "$server" 2>/dev/null; do awk '/^VmRSS:/ { print $2 }' "/proc/$server/status" 2>/dev/null; sleep 2; done ) >"$OUT/rss-samples.txt" &
+sampler=$!
+pids+=("$sampler")
+run_wrk soak "$rest" "$CONNECTIONS"
+kill "$sampler" 2>/dev/null || true
+tally soak
+alive=yes
+kill -0 "$server" 2>/dev/null && curl -fsS --max-time 5 "http://127.0.0.1:$port/healthz" >/dev/null || { alive=no; fail "the server died or stopped answering"; }
+rss_end=$(rss_kb || echo 0)
+while read -r sample; do ((sample > rss_max)) && rss_max=$sample; done <"$OUT/rss-samples.txt"
+growth=$((rss_end - rss_warm))
+((growth < RSS_LIMIT_KB)) || fail "VmRSS grew by $growth kB from the warm-up to the end (limit $RSS_LIMIT_KB kB)"
+seconds=$(sed -n 's/^seconds //p' "$OUT/wrk-soak.log")
+answered=$(sed -n 's/^answered //p' "$OUT/wrk-soak.log")
+latency=$(sed -n 's/^latency-ms //p' "$OUT/wrk-soak.log")
+kill -TERM "$server"; wait "$server" 2>/dev/null || true
+
+fivexx=0 unexpected=0
+for code in "${!STATUS[@]}"; do
+    ((code >= 500)) && fivexx=$((fivexx + STATUS[$code]))
+    [[ " 200 303 304 400 404 405 " == *" $code "* ]] || unexpected=$((unexpected + STATUS[$code]))
+done
+((fivexx == 0)) || fail "$fivexx answers were 5xx"
+((unexpected == 0)) || fail "$unexpected answers had a status outside the mix's own"
+total=0
+for code in "${!STATUS[@]}"; do total=$((total + STATUS[code])); done
+((total >= SOAK_REQUESTS)) || fail "only $total of $SOAK_REQUESTS requests were answered"
+
+say "leak check: $LEAK_REQUESTS requests under valgrind memcheck"
+start_server "$OUT/memcheck-server.log" valgrind --tool=memcheck --leak-check=full --show-leak-kinds=definite \
+    --errors-for-leak-kinds=definite --log-file="$OUT/memcheck.log" "$binary" --threads 2
+run_wrk memcheck "$LEAK_REQUESTS" 4
+tally memcheck
+kill -TERM "$server"
+for _ in $(seq 300); do kill -0 "$server" 2>/dev/null || break; sleep 0.2; done
+wait "$server" 2>/dev/null || true
+definite=$(sed -n 's/.*definitely lost: \([0-9,]*\) bytes in \([0-9,]*\) blocks.*/\1 bytes in \2 blocks/p' "$OUT/memcheck.log" | tail -n 1)
+memcheck_errors=$(sed -n 's/.*ERROR SUMMARY: \([0-9,]*\) errors.*/\1/p' "$OUT/memcheck.log" | tail -n 1)
+[[ -n $definite ]] || definite="0 bytes in 0 blocks"
+[[ $definite == "0 bytes in 0 blocks" ]] || fail "memcheck: definitely lost $definite (see $OUT/memcheck.log)"
+[[ ${memcheck_errors:-0} == 0 ]] || fail "memcheck: $memcheck_errors errors (see $OUT/memcheck.log)"
+grep -q "ERROR SUMMARY" "$OUT/memcheck.log" || fail "memcheck wrote no summary (see $OUT/memcheck.log)"
+
+statuses=$(for code in $(printf '%s\n' "${!STATUS[@]}" | sort -n); do printf '%s:%s ' "$code" "${STATUS[$code]}"; done)
+printf '\n%-28s %s\n' "soak" "result"
+printf '%-28s %s\n' "requests answered" "$total (warm-up $WARMUP, soak $answered in ${seconds}s, memcheck $LEAK_REQUESTS)"
+printf '%-28s %s\n' "statuses" "$statuses"
+printf '%-28s %s\n' "5xx / unexpected statuses" "$fivexx / $unexpected"
+printf '%-28s %s\n' "soak latency (ms)" "$latency"
+printf '%-28s %s\n' "server alive at the end" "$alive"
+printf '%-28s %s\n' "VmRSS (kB)" "start $rss_start, after warm-up $rss_warm, max $rss_max, end $rss_end"
+printf '%-28s %s\n' "VmRSS growth after warm-up" "$growth kB (limit $RSS_LIMIT_KB kB)"
+printf '%-28s %s\n' "memcheck definitely lost" "$definite; errors ${memcheck_errors:-?}"
+if ((failed)); then echo "soak: FAILED"; else echo "soak: held"; fi
+exit $failed

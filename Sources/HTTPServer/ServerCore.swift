@@ -195,6 +195,12 @@ final class ServerCore: Sendable {
     }
 
     private func queue(_ response: Response, stream: StreamContext? = nil, on connection: OpaquePointer, _ state: RequestState) -> MHD_Result {
+        // A stream whose producer finished before its headers went out is sent whole.
+        if let stream, let body = stream.takeWholeBody() {
+            var whole = response
+            whole.body = .bytes(body)
+            return queue(whole, on: connection, state)
+        }
         state.phase = .answered
         state.status = response.status.code
         state.sentBytes = state.method == .head ? 0 : response.body.count

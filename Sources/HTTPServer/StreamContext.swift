@@ -67,6 +67,20 @@ final class StreamContext: ByteSink, @unchecked Sendable {
         if wake { core.unpark(self) }
     }
 
+    /// Everything written, if the producer has already finished: such a body
+    /// is better sent whole, with a length, than as chunks.
+    func takeWholeBody() -> [UInt8]? {
+        state.withLock { state in
+            guard state.finished, !state.released else { return nil }
+            var body: [UInt8] = []
+            body.reserveCapacity(state.chunks.reduce(0) { $0 + $1.count })
+            for chunk in state.chunks { body += chunk }
+            state.chunks = []
+            state.sent = UInt64(body.count)
+            return body
+        }
+    }
+
     /// Copies queued bytes into libmicrohttpd's buffer, or parks the reader.
     func read(into buffer: UnsafeMutableRawBufferPointer) -> Read {
         state.withLock { state in

@@ -155,3 +155,23 @@ struct StreamLeakTests {
         }
     }
 }
+
+@Suite("A stream finished before its headers go out")
+struct FinishedStreamTests {
+    @Test("is sent whole, with a Content-Length, byte for byte what was written")
+    func sentWhole() async throws {
+        var router = Router(logger: LogCollector().logger)
+        router.get("/quick") { _ in
+            Response(headers: ["Content-Type": "text/plain"], body: .stream(ResponseStream { writer in
+                writer.write(Array("head,".utf8))
+                writer.write(Array("body".utf8))
+            }))
+        }
+        try await withServer(router) { server in
+            let response = try await onThread { try RawHTTPClient(port: server.port).request("/quick") }
+            #expect(response.header("Content-Length") == "9")
+            #expect(response.header("Transfer-Encoding") == nil)
+            #expect(String(decoding: response.body, as: UTF8.self) == "head,body")
+        }
+    }
+}

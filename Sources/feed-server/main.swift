@@ -1,6 +1,9 @@
 import FeedApp
-import Foundation
+import FoundationEssentials
 import HTTPServer
+#if canImport(Glibc)
+import Glibc
+#endif
 
 TerminationSignals.block()
 
@@ -11,12 +14,12 @@ do {
     print(LaunchOptions.help)
     exit(0)
 } catch {
-    FileHandle.standardError.write(Data("feed-server: \(error)\n".utf8))
+    Logger.standardError.log("feed-server: \(error)")
     exit(2)
 }
 
 if let unknown = options.simulatedFaults.keys.sorted().first(where: { !allSectionIDs.contains($0) }) {
-    FileHandle.standardError.write(Data("feed-server: --simulate names no section '\(unknown)'; sections: \(allSectionIDs.joined(separator: ", "))\n".utf8))
+    Logger.standardError.log("feed-server: --simulate names no section '\(unknown)'; sections: \(allSectionIDs.joined(separator: ", "))")
     exit(2)
 }
 for (section, fault) in options.simulatedFaults.sorted(by: { $0.key < $1.key }) {
@@ -28,7 +31,7 @@ do {
     let router = try buildRouter(publicDirectory: options.publicDirectory, settings: options.pageSettings)
     server = try Server.start(options.serverConfiguration, responder: router)
 } catch {
-    FileHandle.standardError.write(Data("feed-server: \(error)\n".utf8))
+    Logger.standardError.log("feed-server: \(error)")
     exit(2)
 }
 

@@ -22,8 +22,18 @@ final class CallbackLog {
     }
 
     private(set) var entries: [Entry] = []
-    /// Containers whose children are written down at every callback.
-    var watched: [SectionController] = []
+    /// Containers whose children are written down at every callback. Held
+    /// weakly: their sections hold this log, so holding the containers back
+    /// would make a cycle that outlives the test (LeakSanitizer found it).
+    var watched: [SectionController] {
+        get { watchedReferences.compactMap(\.container) }
+        set { watchedReferences = newValue.map(WeakContainer.init) }
+    }
+    private var watchedReferences: [WeakContainer] = []
+
+    private struct WeakContainer {
+        weak var container: SectionController?
+    }
 
     func record(_ callback: String, of child: SectionController, toParent target: SectionController?) {
         let tree = watched.map { "\($0.id)[\($0.children.map(\.id).joined(separator: ","))]" }

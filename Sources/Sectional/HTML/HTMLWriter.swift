@@ -42,8 +42,11 @@ public struct HTMLWriter: ~Copyable {
         text.withUTF8 { utf8 in
             var clean = 0
             for index in 0..<utf8.count {
+                let byte = utf8[index]
+                // One test for the common byte: is it one of the five at all?
+                guard byte < 64, Self.escapedBytes & (1 << UInt64(byte)) != 0 else { continue }
                 let replacement: StaticString
-                switch utf8[index] {
+                switch byte {
                 case UInt8(ascii: "&"): replacement = "&amp;"
                 case UInt8(ascii: "<"): replacement = "&lt;"
                 case UInt8(ascii: ">"): replacement = "&gt;"
@@ -58,6 +61,9 @@ public struct HTMLWriter: ~Copyable {
             append(UnsafeBufferPointer(rebasing: utf8[clean...]))
         }
     }
+
+    /// Bit N is set when byte N must be escaped: `"` `&` `'` `<` `>`.
+    private static let escapedBytes: UInt64 = 1 << 0x22 | 1 << 0x26 | 1 << 0x27 | 1 << 0x3C | 1 << 0x3E
 
     /// Appends another writer's bytes.
     public mutating func write(_ other: borrowing HTMLWriter) {

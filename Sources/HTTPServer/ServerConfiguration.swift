@@ -12,11 +12,22 @@ public struct ServerConfiguration: Sendable {
     public var port = 8080
     /// Worker threads, each with its own epoll set.
     public var threads = ServerConfiguration.processorCount
-    /// Seconds a connection may sit idle before it is closed.
+    /// Seconds a connection may sit idle before it is closed. Frees what
+    /// clients that vanished without closing hold; short enough that a frozen
+    /// slowloris attacker's connections are gone within 15 s (`make abuse`),
+    /// long enough for keep-alive between a browser's page and its assets.
+    /// Not a bound on slow clients: one byte before each timeout keeps a
+    /// connection alive; the two limits below bound those.
     public var connectionTimeout = 15
-    /// Open connections at most, over all clients.
+    /// Open connections at most, over all clients: a bound on the memory and
+    /// descriptors an attack can take (each holds `connectionMemoryLimit`).
     public var connectionLimit = 1024
-    /// Open connections at most from one client address.
+    /// Open connections at most from one client address: a quarter of
+    /// `connectionLimit`, so one attacking address (1,000 slowloris or
+    /// slow-read connections in `make abuse`) gets 256 and every other client
+    /// still finds room, while a browser (6 per host) or a busy NAT stays far
+    /// below it. Behind a reverse proxy every client has the proxy's address:
+    /// raise it there, and limit per client in the proxy.
     public var perClientConnectionLimit = 256
     /// Bytes of buffer per connection: the bound on a request's line and headers.
     public var connectionMemoryLimit = 32 * 1024

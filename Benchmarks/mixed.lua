@@ -1,6 +1,6 @@
 -- wrk script for `make bench`: sends the request targets given after `--`
--- in turn (wrk -t1 ... URL -- /a /b /c) and, when the run is done, prints the
--- same line as report.lua.
+-- in turn (wrk -t1 ... URL -- /a /b /c) and, when the run is done, prints
+-- report.lua's line.
 local targets = {}
 local next_target = 0
 
@@ -18,12 +18,5 @@ request = function()
    return targets[next_target]
 end
 
-done = function(summary, latency, requests)
-   local errors = summary.errors
-   io.write(string.format(
-      "WRK requests=%d duration_us=%d bytes=%d p50_us=%d p90_us=%d p99_us=%d max_us=%d "
-         .. "errors_connect=%d errors_read=%d errors_write=%d errors_status=%d errors_timeout=%d\n",
-      summary.requests, summary.duration, summary.bytes,
-      latency:percentile(50), latency:percentile(90), latency:percentile(99), latency.max,
-      errors.connect, errors.read, errors.write, errors.status, errors.timeout))
-end
+-- The summary line is report.lua's (wrk runs from the repository root).
+dofile("Benchmarks/report.lua")

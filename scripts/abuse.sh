@@ -46,18 +46,8 @@ mkdir -p "$OUT"
 # 1,000 attack sockets, and as many on the server's side.
 ulimit -n 8192 2>/dev/null || ulimit -n "$(ulimit -Hn)"
 
-scratch=()
-[[ -n ${HOSTILE_SCRATCH:-} ]] && scratch=(--scratch-path "$HOSTILE_SCRATCH")
-say "building feed-server (release)"
-$RELEASE_BUILD "${scratch[@]}" >"$OUT/build.log" 2>&1 || { tail -n 20 "$OUT/build.log" >&2; die "release build failed"; }
-binary="$($RELEASE_BUILD "${scratch[@]}" --show-bin-path)/feed-server"
-
-pids=()
-cleanup() {
-    for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done
-    wait 2>/dev/null || true
-}
-trap cleanup EXIT INT TERM
+# Builds the release binary ($binary) and stops $pids on exit.
+source scripts/release-server.sh
 
 "$binary" --port 0 --quiet --public Public >"$OUT/server.log" 2>&1 &
 server=$!

@@ -38,18 +38,8 @@ for tool in wrk valgrind curl; do command -v $tool >/dev/null || die "$tool is m
 ((SOAK_REQUESTS > WARMUP && WARMUP > 0)) || die "SOAK_REQUESTS must be at least 2"
 mkdir -p "$OUT"
 
-scratch=()
-[[ -n ${HOSTILE_SCRATCH:-} ]] && scratch=(--scratch-path "$HOSTILE_SCRATCH")
-say "building feed-server (release)"
-$RELEASE_BUILD "${scratch[@]}" >"$OUT/build.log" 2>&1 || { tail -n 20 "$OUT/build.log" >&2; die "release build failed"; }
-binary="$($RELEASE_BUILD "${scratch[@]}" --show-bin-path)/feed-server"
-
-pids=()
-cleanup() {
-    for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done
-    wait 2>/dev/null || true
-}
-trap cleanup EXIT INT TERM
+# Builds the release binary ($binary) and stops $pids on exit.
+source scripts/release-server.sh
 
 start_server() {  # log command...
     local log=$1; shift

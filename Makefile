@@ -2,7 +2,7 @@
 
 SWIFT ?= swift
 PORT ?= 8080
-RELEASE_BUILD = $(SWIFT) build -c release --static-swift-stdlib
+RELEASE_BUILD = $(SWIFT) build -c release --static-swift-stdlib -Xswiftc -cross-module-optimization
 APT_PACKAGES = libmicrohttpd-dev pkg-config
 
 .PHONY: run test build release deps clean

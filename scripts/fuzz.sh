@@ -4,7 +4,7 @@
 # SwiftPM), run for FUZZ_SECONDS from its seed corpus (Fuzz/Corpus/NAME),
 # then the strict HTML5 parser check over the HTML escaping corpus.
 #
-#  1. Compiles Sectional, HTTPServer and FeedApp as modules (instrumented for
+#  1. Compiles Sectional, HTTPServer, SectionalServer and FeedApp as modules (instrumented for
 #     coverage and AddressSanitizer, `-enable-testing` so a harness may reach
 #     internal API), then links each harness with what it imports.
 #  2. Runs each harness for FUZZ_SECONDS (default 30) with its seeds copied to
@@ -48,13 +48,14 @@ build_module() {
 }
 build_module Sectional
 build_module HTTPServer Sources/CMicroHTTPD
-build_module FeedApp "$OUT/modules/Sectional.o" "$OUT/modules/HTTPServer.o"
+build_module SectionalServer "$OUT/modules/Sectional.o" "$OUT/modules/HTTPServer.o"
+build_module FeedApp "$OUT/modules/SectionalServer.o"
 
 harness_modules() {
     case $1 in
         CompositionPlan|HTMLEscaping) echo Sectional HTTPServer ;;
         StaticPath) echo HTTPServer ;;
-        RequestPath) echo Sectional HTTPServer FeedApp ;;
+        RequestPath) echo Sectional HTTPServer SectionalServer FeedApp ;;
         *) die "unknown harness $1" ;;
     esac
 }

@@ -38,9 +38,9 @@ public func fuzzCompositionPlan(_ data: UnsafePointer<UInt8>, _ size: Int) -> CI
     return 0
 }
 
-private func ids(_ pairs: [(name: String, value: String)], _ name: String) -> [String] {
-    pairs.filter { $0.name == name }.flatMap { $0.value.split(separator: ",").map { String($0.trimmingCharacters(in: " ")) } }
-        .filter { !$0.isEmpty }
+private func ids(_ pairs: [(name: String, value: String)], _ name: String) -> [SectionID] {
+    pairs.filter { $0.name == name }.flatMap { $0.value.split(separator: ",").map { $0.trimmingCharacters(in: " ") } }
+        .filter { !$0.isEmpty }.map(SectionID.init)
 }
 
 private extension Substring {
@@ -61,7 +61,7 @@ private func check(_ plan: CompositionPlan, pairs: [(name: String, value: String
     if shown.contains(where: { !catalog.contains($0) }) { fuzzFailure("unknown section shown \(shown)", input: input) }
     if shown.contains(where: removed.contains) { fuzzFailure("a removed section is shown \(shown)", input: input) }
     // Exactly the listed-then-added ids, first occurrence kept, removed ones dropped, in that order.
-    var seen = Set<String>()
+    var seen = Set<SectionID>()
     let expected = (listed + added).filter { seen.insert($0).inserted && !removed.contains($0) }
     if shown != expected { fuzzFailure("plan \(shown), expected \(expected)", input: input) }
     if Set(plan.absentIDs).union(shown) != Set(catalog.ids) || !Set(plan.absentIDs).isDisjoint(with: shown) {

@@ -45,7 +45,10 @@ public func fuzzRequestPath(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         }
         // A HEAD of a streamed page sends headers only: the server never runs its producer.
         if method == .head, case .stream = response.body { return (response, []) }
-        return (response, await response.collectBody())
+        guard case .stream(let stream) = response.body else { return (response, response.bodyBytes) }
+        let sink = BodyCollector()
+        await stream.produce(into: ResponseBodyWriter(sink: sink))
+        return (response, sink.bytes.withLock { $0 })
     }
     check(response, body: body, request: request, input: input)
     return 0
@@ -80,4 +83,11 @@ private func check(_ response: Response, body: [UInt8], request: Request, input:
     } else if text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
         fuzzFailure("a \(status) with an empty body", input: input)
     }
+}
+
+/// Keeps what a streamed body writes.
+private final class BodyCollector: ResponseBodySink {
+    let bytes = Mutex<[UInt8]>([])
+    func write(_ bytes: [UInt8]) { self.bytes.withLock { $0 += bytes } }
+    var isOpen: Bool { true }
 }

@@ -1,4 +1,6 @@
 import HTTPServer
+import Sectional
+import SectionalServer
 
 /// Builds the router that production serves and tests call: every page,
 /// endpoint and static file of the app.
@@ -6,19 +8,26 @@ public func buildRouter(
     publicDirectory: String,
     feedStore: any FeedStore = DemoFeedStore(),
     dayStore: any DayStore = DemoDayStore(),
-    settings: PageSettings = PageSettings(),
+    settings: AppSettings = AppSettings(),
+    clock: any Clock<Duration> = ContinuousClock(),
     logger: Logger = .standardError
 ) throws(ServerError) -> Router {
+    let site = Site(
+        name: "Sectional",
+        head: DocumentHead(language: "en", stylesheets: ["/styles.css"], scripts: ["/app.js"],
+                           icon: .init(href: "/favicon.svg", type: "image/svg+xml")),
+        home: .init(path: "/feed", label: "Back to the feed"),
+        banner: { active in SiteHeader(active: active) },
+        settings: settings.pageSettings(clock: clock)
+    )
     var router = Router(staticFiles: try StaticFiles(directory: publicDirectory), logger: logger)
-    router.errorResponder = ErrorResponses.respond
+    router.useErrorPages(of: site)
     router.getImmediately("/healthz") { _ in "ok" }
-    router.getImmediately("/") { _ in
-        Response(status: .seeOther, headers: ["Location": "/feed"])
-    }
-    PageRoutes(page: FeedPage(store: feedStore), settings: settings, logger: logger).register(on: &router)
-    PageRoutes(page: DayPage(store: dayStore), settings: settings, logger: logger).register(on: &router)
+    router.getImmediately("/") { _ in Response(status: .seeOther, headers: ["Location": "/feed"]) }
+    router.addPage(FeedPage(store: feedStore), in: site)
+    router.addPage(DayPage(store: dayStore), in: site)
     return router
 }
 
 /// Every section id the app's pages know, for checking `--simulate`.
-public let allSectionIDs: [String] = FeedPage(store: DemoFeedStore()).catalog.ids + DayPage(store: DemoDayStore()).catalog.ids
+public let allSectionIDs: [SectionID] = FeedPage(store: DemoFeedStore()).catalog.sections.ids + DayPage(store: DemoDayStore()).catalog.sections.ids

@@ -101,8 +101,8 @@ public struct LaunchOptions: Equatable, Sendable {
     }
 
     /// How the app's pages load and send their sections.
-    public var pageSettings: PageSettings {
-        PageSettings(sectionTimeout: sectionTimeout, streaming: streaming, simulatedFaults: simulatedFaults)
+    public var appSettings: AppSettings {
+        AppSettings(sectionTimeout: sectionTimeout, streaming: streaming, simulatedFaults: simulatedFaults)
     }
 
     /// The server configuration these options ask for.

@@ -2,15 +2,24 @@
 ///
 /// Throw it from a handler for a 4xx answer. Any other error thrown by a
 /// handler becomes a 500 whose details are logged, never sent.
-public struct HTTPError: Error, Sendable, Equatable {
+///
+/// ```swift
+/// throw HTTPError(.badRequest, "date '\(text)' is not a date; use YYYY-MM-DD.")
+/// ```
+public struct HTTPError: Error, Sendable {
     public var status: HTTPStatus
     public var message: String
-    /// Lists a client may use to correct its request, e.g. `["validSections": […]]`.
-    public var details: [String: [String]]
+    /// What a client may use to correct its request, such as the valid
+    /// choices; an app's error pages render the kinds they know.
+    public var detail: (any HTTPErrorDetail)?
 
-    public init(_ status: HTTPStatus, _ message: String, details: [String: [String]] = [:]) {
+    public init(_ status: HTTPStatus, _ message: String, detail: (any HTTPErrorDetail)? = nil) {
         self.status = status
         self.message = message
-        self.details = details
+        self.detail = detail
     }
 }
+
+/// Typed detail of an `HTTPError`. A JSON error body encodes its fields
+/// beside `status` and `message`.
+public protocol HTTPErrorDetail: Sendable, Encodable {}

@@ -19,4 +19,9 @@ public struct HTTPStatus: Hashable, Sendable, CustomStringConvertible {
     public static let serviceUnavailable = HTTPStatus(503, "Service Unavailable")
 
     public var description: String { "\(code) \(reason)" }
+
+    /// A status is its code; the reason phrase is for people and may differ between servers.
+    public static func == (lhs: HTTPStatus, rhs: HTTPStatus) -> Bool { lhs.code == rhs.code }
+
+    public func hash(into hasher: inout Hasher) { hasher.combine(code) }
 }

@@ -31,7 +31,7 @@ enum MHDResponse {
             if made == nil { close(fd) }
         }
         guard let made else { return nil }
-        for (name, value) in response.headers where !name.equalsIgnoringASCIICase("Content-Length") {
+        for (name, value) in response.sentHeaders where !name.equalsIgnoringASCIICase("Content-Length") {
             MHD_add_response_header(made, name, value)
         }
         if closeConnection {

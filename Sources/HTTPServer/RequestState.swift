@@ -24,8 +24,8 @@ final class RequestState: @unchecked Sendable {
     var bodyBytes = 0
     var status = 0
     var sentBytes: UInt64 = 0
-    /// The answer's `Server-Timing`, repeated in the access log.
-    var serverTiming: String?
+    /// The answer's timing, repeated in the access log.
+    var timing: ServerTiming?
     /// The connection while suspended; cleared once resumed.
     var connection: ConnectionHandle?
 

@@ -21,6 +21,8 @@ public struct Response: Sendable {
     public var status: HTTPStatus
     public var headers: HTTPHeaders
     public var body: Body
+    /// Sent as `Server-Timing` and repeated in the access log.
+    public var timing: ServerTiming?
     /// The same answer, built once for libmicrohttpd, when it is sent often unchanged.
     var prepared: PreparedResponse?
 
@@ -35,6 +37,14 @@ public struct Response: Sendable {
         self.init(status: status, headers: ["Content-Type": contentType], body: .bytes(Array(body.utf8)))
     }
 
+    /// The headers as they go out: `headers`, with `Server-Timing` from `timing`.
+    public var sentHeaders: HTTPHeaders {
+        guard let timing, !timing.entries.isEmpty else { return headers }
+        var sent = headers
+        sent["Server-Timing"] = timing.headerValue
+        return sent
+    }
+
     /// The body's bytes; empty for a file or stream body. Meant for tests and small answers.
     public var bodyBytes: [UInt8] {
         if case .bytes(let bytes) = body { bytes } else { [] }
@@ -42,9 +52,4 @@ public struct Response: Sendable {
 
     /// The body as UTF-8 text; empty for a file or stream body.
     public var bodyText: String { String(decoding: bodyBytes, as: UTF8.self) }
-
-    /// The whole body, running a stream's producer to its end: for tests.
-    public func collectBody() async -> [UInt8] {
-        if case .stream(let stream) = body { await stream.collect() } else { bodyBytes }
-    }
 }

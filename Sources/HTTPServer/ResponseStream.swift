@@ -1,5 +1,3 @@
-import Synchronization
-
 /// A body written piece by piece while the response is already on its way:
 /// the page's head goes out at once, its sections as they finish.
 ///
@@ -15,24 +13,27 @@ import Synchronization
 /// sends what it writes with chunked transfer encoding; when the client goes
 /// away, that task is cancelled and further writes are dropped.
 public struct ResponseStream: Sendable {
-    let produce: @Sendable (ResponseBodyWriter) async -> Void
+    private let producer: @Sendable (ResponseBodyWriter) async -> Void
 
     public init(_ produce: @escaping @Sendable (ResponseBodyWriter) async -> Void) {
-        self.produce = produce
+        producer = produce
     }
 
-    /// Runs the producer and returns everything it wrote, in order: for tests,
-    /// and for answers that must be whole (HEAD).
-    public func collect() async -> [UInt8] {
-        let sink = CollectingSink()
-        await produce(ResponseBodyWriter(sink: sink))
-        return sink.bytes.withLock { $0 }
+    /// Runs the producer to its end, writing into `writer`: what the server
+    /// does for each streamed answer, and what a test client does to read one.
+    public func produce(into writer: ResponseBodyWriter) async {
+        await producer(writer)
     }
 }
 
 /// Where a stream's producer writes.
 public struct ResponseBodyWriter: Sendable {
-    let sink: any ByteSink
+    let sink: any ResponseBodySink
+
+    /// A writer into `sink`.
+    public init(sink: any ResponseBodySink) {
+        self.sink = sink
+    }
 
     /// Sends `bytes` after everything written before; empty writes are ignored.
     public func write(_ bytes: [UInt8]) {
@@ -44,13 +45,11 @@ public struct ResponseBodyWriter: Sendable {
     public var isOpen: Bool { sink.isOpen }
 }
 
-protocol ByteSink: Sendable {
+/// What a streamed body is written into: the server's connection, or a
+/// test client's buffer.
+public protocol ResponseBodySink: Sendable {
+    /// Takes `bytes` after everything written before.
     func write(_ bytes: [UInt8])
+    /// Whether a reader is still there.
     var isOpen: Bool { get }
-}
-
-private final class CollectingSink: ByteSink {
-    let bytes = Mutex<[UInt8]>([])
-    func write(_ bytes: [UInt8]) { self.bytes.withLock { $0 += bytes } }
-    var isOpen: Bool { true }
 }

@@ -1,4 +1,4 @@
-/// Routes GET and HEAD requests by path to handlers; serves static files for
+/// Routes requests by method and path to handlers; serves static files for
 /// paths no route claims; answers 404 and 405 itself.
 ///
 /// ```swift
@@ -14,8 +14,28 @@ public struct Router: Responder {
         case immediate(ImmediateHandler)
     }
 
-    private var exactRoutes: [String: Action] = [:]
-    private var patternRoutes: [(pattern: RoutePattern, action: Action)] = []
+    /// A path's handlers by method; a GET handler answers HEAD too.
+    struct Route: Sendable {
+        var actions: [HTTPMethod: Action] = [:]
+
+        func action(for method: HTTPMethod) -> Action? {
+            actions[method] ?? (method == .head ? actions[.get] : nil)
+        }
+
+        /// Every method answered, HEAD with GET, for `Allow`.
+        var allowed: [String] {
+            var methods = actions.keys.map(\.rawValue)
+            if actions[.get] != nil && actions[.head] == nil { methods.append("HEAD") }
+            return methods.sorted { Self.order($0) < Self.order($1) }
+        }
+
+        private static func order(_ method: String) -> (Int, String) {
+            (["GET", "HEAD", "POST"].firstIndex(of: method) ?? 3, method)
+        }
+    }
+
+    private var exactRoutes: [String: Route] = [:]
+    private var patternRoutes: [(pattern: RoutePattern, route: Route)] = []
     /// Serves what no route claims; `nil` serves no files.
     public var staticFiles: StaticFiles?
     /// Renders every error answer (404, 405, a thrown `HTTPError`, the 500
@@ -28,28 +48,38 @@ public struct Router: Responder {
         self.logger = logger
     }
 
-    /// Adds a route answered by an async handler. `pattern` segments written
-    /// `{name}` match any one segment and appear in `request.parameters`.
+    /// Adds a route for `method` answered by an async handler. `pattern`
+    /// segments written `{name}` match any one segment and appear in
+    /// `request.parameters`.
+    public mutating func on<Result: ResponseConvertible>(
+        _ method: HTTPMethod, _ pattern: String, _ handler: @escaping @Sendable (Request) async throws -> Result
+    ) {
+        add(method, pattern, .async { request in try await handler(request).response() })
+    }
+
+    /// Adds a GET (and HEAD) route answered by an async handler.
     public mutating func get<Result: ResponseConvertible>(
         _ pattern: String, _ handler: @escaping @Sendable (Request) async throws -> Result
     ) {
-        add(pattern, .async { request in try await handler(request).response() })
+        on(.get, pattern, handler)
     }
 
-    /// Adds a route whose answer is ready without waiting; the server answers
-    /// it on its own thread, skipping the hop to a task.
+    /// Adds a GET (and HEAD) route whose answer is ready without waiting;
+    /// the server answers it on its own thread, skipping the hop to a task.
     public mutating func getImmediately<Result: ResponseConvertible>(
         _ pattern: String, _ handler: @escaping @Sendable (Request) throws -> Result
     ) {
-        add(pattern, .immediate { request in try handler(request).response() })
+        add(.get, pattern, .immediate { request in try handler(request).response() })
     }
 
-    private mutating func add(_ pattern: String, _ action: Action) {
+    private mutating func add(_ method: HTTPMethod, _ pattern: String, _ action: Action) {
         let parsed = RoutePattern(pattern)
         if parsed.isLiteral {
-            exactRoutes[pattern] = action
+            exactRoutes[pattern, default: Route()].actions[method] = action
+        } else if let index = patternRoutes.firstIndex(where: { $0.pattern.segments == parsed.segments }) {
+            patternRoutes[index].route.actions[method] = action
         } else {
-            patternRoutes.append((parsed, action))
+            patternRoutes.append((parsed, Route(actions: [method: action])))
         }
     }
 
@@ -85,30 +115,32 @@ public struct Router: Responder {
     }
 
     private func resolve(_ request: Request) -> Resolution {
-        if let (action, parameters) = match(request.path) {
-            guard request.method.isRead else { return .answered(methodNotAllowed(request)) }
+        if let (route, parameters) = match(request.path) {
+            guard let action = route.action(for: request.method) else {
+                return .answered(methodNotAllowed(request, allowed: route.allowed))
+            }
             var routed = request
             routed.parameters = parameters
             return .route(action, routed)
         }
         if let response = staticFiles?.response(for: request) {
-            return .answered(request.method.isRead ? response : methodNotAllowed(request))
+            return .answered(request.method.isRead ? response : methodNotAllowed(request, allowed: ["GET", "HEAD"]))
         }
         return .answered(errorResponder(HTTPError(.notFound, "Nothing is at \(request.path)."), request))
     }
 
-    private func match(_ path: String) -> (Action, [String: String])? {
-        if let action = exactRoutes[path] { return (action, [:]) }
-        for (pattern, action) in patternRoutes {
-            if let parameters = pattern.match(path) { return (action, parameters) }
+    private func match(_ path: String) -> (Route, [String: String])? {
+        if let route = exactRoutes[path] { return (route, [:]) }
+        for (pattern, route) in patternRoutes {
+            if let parameters = pattern.match(path) { return (route, parameters) }
         }
         return nil
     }
 
-    private func methodNotAllowed(_ request: Request) -> Response {
-        let error = HTTPError(.methodNotAllowed, "\(request.method) is not allowed here; use GET or HEAD.")
-        var response = errorResponder(error, request)
-        response.headers["Allow"] = "GET, HEAD"
+    private func methodNotAllowed(_ request: Request, allowed: [String]) -> Response {
+        let choices = allowed.count > 1 ? allowed.dropLast().joined(separator: ", ") + " or " + allowed[allowed.count - 1] : allowed.joined()
+        var response = errorResponder(HTTPError(.methodNotAllowed, "\(request.method) is not allowed here; use \(choices)."), request)
+        response.headers["Allow"] = allowed.joined(separator: ", ")
         return response
     }
 

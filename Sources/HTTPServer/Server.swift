@@ -1,4 +1,5 @@
 import CMicroHTTPD
+import Dispatch
 import Synchronization
 #if canImport(Glibc)
 import Glibc
@@ -101,6 +102,17 @@ public final class Server: Sendable {
         MHD_stop_daemon(handle.pointer)
         if listener >= 0 { close(listener) }
         coreReference.release()
+    }
+
+    /// `stop()` for async code: stopping waits for requests in flight, so
+    /// it runs on a thread of its own, never on one a task needs.
+    public func shutdown() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            DispatchQueue(label: "sectional.server.stop").async {
+                self.stop()
+                continuation.resume()
+            }
+        }
     }
 
     private func waitForRequestsInFlight(upTo limit: Duration) {

@@ -76,7 +76,7 @@ final class ServerCore: Sendable {
         if let stream = state.stream { state.sentBytes = stream.sentBytes }
         let micros = (DispatchTime.now().uptimeNanoseconds - state.startedAt) / 1000
         let status = state.status == 0 ? "- (\(termination))" : String(state.status)
-        let timing = state.serverTiming.map { " [\($0)]" } ?? ""
+        let timing = state.timing.map { " [\($0.headerValue)]" } ?? ""
         logger.log("\(state.method) \(state.target) \(status) \(state.sentBytes)B \(micros)us\(timing)")
     }
 
@@ -111,7 +111,7 @@ final class ServerCore: Sendable {
             stream.onRelease = { [weak state] in state?.cancelTask() }
             // Produce only if the headers go out: stop() may have answered 503 already.
             guard deliver(response, stream: stream, to: state) else { return }
-            await body.produce(ResponseBodyWriter(sink: stream))
+            await body.produce(into: ResponseBodyWriter(sink: stream))
             stream.finish()
         }
         state.setTask(task)
@@ -204,7 +204,7 @@ final class ServerCore: Sendable {
         state.phase = .answered
         state.status = response.status.code
         state.sentBytes = state.method == .head ? 0 : response.body.count
-        if configuration.accessLog { state.serverTiming = response.headers["Server-Timing"] }
+        if configuration.accessLog { state.timing = response.timing }
         let closing = isStopping.load(ordering: .relaxed)
         if let prepared = response.prepared, !closing {
             return MHD_queue_response(connection, UInt32(response.status.code), prepared.pointer)

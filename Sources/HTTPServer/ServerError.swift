@@ -9,13 +9,13 @@ public enum ServerError: Error, Equatable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .addressInUse(let host, let port):
-            "port \(port) on \(host) is already in use; stop the other server or pass --port"
+            "port \(port) on \(host) is already in use; stop the other server or choose another port"
         case .cannotResolve(let host):
             "cannot listen on host '\(host)': not an address of this machine"
         case .socket(let operation, let errno):
             "cannot listen: \(operation) failed with errno \(errno)"
         case .publicDirectory(let path):
-            "static file directory '\(path)' does not exist or is not a directory; pass --public DIR"
+            "static file directory '\(path)' does not exist or is not a directory"
         case .daemonRefused:
             "libmicrohttpd refused to start (see the message above)"
         }

@@ -8,7 +8,7 @@ import Synchronization
 /// worker thread ever spins or waits; the next write resumes it. Parking
 /// happens under this object's lock and is registered with the server, so a
 /// write never misses a parked reader and `stop()` can wake every one.
-final class StreamContext: ByteSink, @unchecked Sendable {
+final class StreamContext: ResponseBodySink, @unchecked Sendable {
     private struct State {
         var chunks: [[UInt8]] = []
         /// Bytes of `chunks[0]` already sent.

@@ -1,6 +1,7 @@
 import FeedApp
 import FoundationEssentials
 import HTTPServer
+import Sectional
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -18,8 +19,8 @@ do {
     exit(2)
 }
 
-if let unknown = options.simulatedFaults.keys.sorted().first(where: { !allSectionIDs.contains($0) }) {
-    Logger.standardError.log("feed-server: --simulate names no section '\(unknown)'; sections: \(allSectionIDs.joined(separator: ", "))")
+if let unknown = options.simulatedFaults.keys.sorted().first(where: { !allSectionIDs.contains(SectionID($0)) }) {
+    Logger.standardError.log("feed-server: --simulate names no section '\(unknown)'; sections: \(allSectionIDs.map(\.rawValue).joined(separator: ", "))")
     exit(2)
 }
 for (section, fault) in options.simulatedFaults.sorted(by: { $0.key < $1.key }) {
@@ -28,7 +29,7 @@ for (section, fault) in options.simulatedFaults.sorted(by: { $0.key < $1.key }) 
 
 let server: Server
 do {
-    let router = try buildRouter(publicDirectory: options.publicDirectory, settings: options.pageSettings)
+    let router = try buildRouter(publicDirectory: options.publicDirectory, settings: options.appSettings)
     server = try Server.start(options.serverConfiguration, responder: router)
 } catch {
     Logger.standardError.log("feed-server: \(error)")

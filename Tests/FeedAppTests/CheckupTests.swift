@@ -1,5 +1,6 @@
 import Testing
 @testable import FeedApp
+import SectionalTesting
 
 @Suite("The financial check-up")
 struct CheckupTests {

@@ -1,5 +1,7 @@
+import Sectional
 import Testing
 @testable import FeedApp
+import SectionalTesting
 
 @Suite("The day page")
 struct DayPageTests {
@@ -50,7 +52,8 @@ struct DayPageTests {
     func reloadThroughTheParent(date: String) throws {
         let day = try #require(Day(iso: date))
         let page = DayPage(store: DemoDayStore())
-        let controller = try #require(page.makePage(plan: .init(catalog: page.catalog), context: day) as? DayPageController)
+        let setup = SectionSetup(context: day, plan: CompositionPlan(catalog: page.catalog.sections), address: page.address(day))
+        let controller = try #require(page.makePage(setup) as? DayPageController)
         #expect(controller.date == day)
         for child in controller.children {
             let section = try #require(child as? DaySection)

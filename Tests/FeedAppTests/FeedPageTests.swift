@@ -1,6 +1,8 @@
 import HTTPServer
+import Sectional
 import Testing
 @testable import FeedApp
+import SectionalTesting
 
 @Suite("The finance feed")
 struct FeedPageTests {
@@ -30,7 +32,7 @@ struct FeedPageTests {
         ("/feed?sections=", []),
         ("/feed?utm_source=mail", ["balances", "alerts", "credit-score"]),
     ])
-    func composition(target: String, expected: [String]) async throws {
+    func composition(target: String, expected: [SectionID]) async throws {
         let response = try await app.get(target)
         #expect(response.status == .ok)
         #expect(response.sectionIDs == expected)

@@ -3,6 +3,7 @@ import HTTPServer
 import Sectional
 import Testing
 @testable import FeedApp
+import SectionalTesting
 
 @Suite("Fragments and the JSON section list")
 struct FragmentAndJSONTests {
@@ -13,7 +14,7 @@ struct FragmentAndJSONTests {
     func fragment(id: String) async throws {
         let response = try await app.get("/feed/sections/\(id)")
         #expect(response.status == .ok)
-        #expect(response.sectionIDs == [id])
+        #expect(response.sectionIDs == [SectionID(id)])
         #expect(!response.bodyText.contains("<html"))
         #expect(response.bodyText.hasPrefix("<section"))
         let page = try await app.get("/feed?add=\(id)")

@@ -4,20 +4,17 @@ import FoundationNetworking
 #endif
 import HTTPServer
 import Sectional
+import SectionalTesting
 import Testing
 @testable import FeedApp
+import SectionalTesting
 
 @Suite("The app over a real socket")
 struct LiveAppTests {
     @Test("/feed, a fragment and the JSON, fetched over HTTP")
     func pagesOverHTTP() async throws {
-        let router = try buildRouter(publicDirectory: AppHarness.publicDirectory, logger: Logger { _ in })
-        var configuration = ServerConfiguration()
-        configuration.port = 0
-        configuration.accessLog = false
-        configuration.shutdownGrace = .seconds(2)
-        let server = try Server.start(configuration, responder: router)
-        defer { server.stop() }
+        let router = try buildRouter(publicDirectory: AppHarness.publicDirectory, logger: LogCollector().logger)
+        try await withLiveServer(router) { server in
         let base = "http://127.0.0.1:\(server.port)"
 
         let (page, pageResponse) = try await URLSession.shared.data(from: URL(string: base + "/feed")!)
@@ -31,5 +28,6 @@ struct LiveAppTests {
         #expect((jsonResponse as? HTTPURLResponse)?.value(forHTTPHeaderField: "Content-Type") == "application/json")
         let description = try JSONDecoder().decode(PageDescription.self, from: json)
         #expect(description.sections.map(\.id) == ["balances", "alerts", "credit-score", "checkup"])
+        }
     }
 }

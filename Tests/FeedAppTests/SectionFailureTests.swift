@@ -1,5 +1,6 @@
 import Testing
 @testable import FeedApp
+import SectionalTesting
 
 /// A store whose credit bureau is down.
 struct BrokenCreditStore: FeedStore {

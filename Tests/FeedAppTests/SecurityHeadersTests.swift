@@ -1,6 +1,7 @@
 import HTTPServer
 import Testing
 @testable import FeedApp
+import SectionalTesting
 
 /// Every HTML answer (pages whole and streamed, fragments, error pages)
 /// carries the security headers, and the policy allows no inline code: the

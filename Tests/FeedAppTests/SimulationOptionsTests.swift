@@ -12,7 +12,7 @@ struct SimulationOptionsTests {
         #expect(options.simulatedFaults == ["credit-score": .delay(.seconds(2)), "alerts": .error, "sleep": .hang])
         #expect(options.sectionTimeout == .milliseconds(300))
         #expect(!options.streaming)
-        #expect(options.pageSettings == PageSettings(sectionTimeout: .milliseconds(300), streaming: false, simulatedFaults: options.simulatedFaults))
+        #expect(options.appSettings == AppSettings(sectionTimeout: .milliseconds(300), streaming: false, simulatedFaults: options.simulatedFaults))
     }
 
     @Test("Simulation is off by default")

@@ -1,5 +1,6 @@
 import HTTPServer
 import Testing
+import SectionalTesting
 
 /// What a handler's thrown error turns into: an `HTTPError` is answered as
 /// itself; anything else is a 500 that hides its details and logs them.

@@ -1,5 +1,6 @@
 import HTTPServer
 import Testing
+import SectionalTesting
 
 /// Many clients at once: every request answered, each with its own answer.
 @Suite(.timeLimit(.minutes(2))) struct LiveConcurrencyTests {
@@ -7,12 +8,12 @@ import Testing
     static let requestsPerClient = 125
 
     @Test func thousandConcurrentRequestsOnKeepAliveConnections() async throws {
-        try await withServer(LiveRoutes.router()) { server in
+        try await withLiveServer(LiveRoutes.router()) { server in
             let port = server.port
             let results = try await withThrowingTaskGroup(of: [RawResponse].self) { group in
                 for client in 0..<Self.clients {
                     group.addTask {
-                        try await onThread {
+                        try await onOwnThread {
                             let connection = try RawHTTPClient(port: port)
                             return try (0..<Self.requestsPerClient).map { index in
                                 try connection.request("/echo?v=c\(client)-r\(index)")

@@ -1,14 +1,15 @@
 import HTTPServer
 import Testing
+import SectionalTesting
 
 /// Errors that reach the server from its responder, over a real socket.
 @Suite(.timeLimit(.minutes(1))) struct LiveErrorMappingTests {
     @Test func thrownHTTPErrorIsAnsweredWithItsStatusAndMessage() async throws {
         let log = LogCollector()
         let responder = ThrowingResponder(error: HTTPError(.badRequest, "The date '2026-02-30' is not a day."))
-        try await withServer(responder, logger: log.logger) { server in
+        try await withLiveServer(responder, logger: log.logger) { server in
             let port = server.port
-            let response = try await onThread { try RawHTTPClient(port: port).request("/day?date=2026-02-30") }
+            let response = try await onOwnThread { try RawHTTPClient(port: port).request("/day?date=2026-02-30") }
             #expect(response.status == 400)
             #expect(response.text == "The date '2026-02-30' is not a day.\n")
         }
@@ -17,9 +18,9 @@ import Testing
 
     @Test func otherErrorIsA500WhoseDetailsGoOnlyToTheLog() async throws {
         let log = LogCollector()
-        try await withServer(ThrowingResponder(error: DatabaseFailure()), logger: log.logger) { server in
+        try await withLiveServer(ThrowingResponder(error: DatabaseFailure()), logger: log.logger) { server in
             let port = server.port
-            let response = try await onThread { try RawHTTPClient(port: port).request("/feed") }
+            let response = try await onOwnThread { try RawHTTPClient(port: port).request("/feed") }
             #expect(response.status == 500)
             #expect(!response.text.isEmpty)
             #expect(!response.text.contains("hunter2"))
@@ -37,9 +38,9 @@ import Testing
             try await Task.sleep(for: .milliseconds(1))
             throw DatabaseFailure()
         }
-        try await withServer(router) { server in
+        try await withLiveServer(router) { server in
             let port = server.port
-            let response = try await onThread { try RawHTTPClient(port: port).request("/fails") }
+            let response = try await onOwnThread { try RawHTTPClient(port: port).request("/fails") }
             #expect(response.status == 500)
             #expect(!response.text.contains("hunter2"))
         }

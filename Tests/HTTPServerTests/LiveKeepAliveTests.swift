@@ -1,13 +1,14 @@
 import HTTPServer
 import Testing
+import SectionalTesting
 
 /// Keep-alive and HEAD over a real socket: many answers on one connection,
 /// each framed exactly by its `Content-Length`.
 @Suite(.timeLimit(.minutes(1))) struct LiveKeepAliveTests {
     @Test func severalRequestsShareOneConnection() async throws {
-        try await withServer(LiveRoutes.router()) { server in
+        try await withLiveServer(LiveRoutes.router()) { server in
             let port = server.port
-            let (responses, openConnections) = try await onThread {
+            let (responses, openConnections) = try await onOwnThread {
                 let client = try RawHTTPClient(port: port)
                 var responses: [RawResponse] = []
                 for round in 0..<5 {
@@ -30,9 +31,9 @@ import Testing
     }
 
     @Test func headSendsTheHeadersOfGetWithoutABody() async throws {
-        try await withServer(LiveRoutes.router()) { server in
+        try await withLiveServer(LiveRoutes.router()) { server in
             let port = server.port
-            let (get, head, asyncHead, after) = try await onThread {
+            let (get, head, asyncHead, after) = try await onOwnThread {
                 let client = try RawHTTPClient(port: port)
                 let get = try client.request("/hello")
                 let head = try client.request("HEAD", "/hello")

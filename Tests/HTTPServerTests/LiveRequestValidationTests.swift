@@ -1,12 +1,13 @@
 import HTTPServer
 import Testing
+import SectionalTesting
 
 /// What the server refuses before or around the responder, over a real socket.
 @Suite(.timeLimit(.minutes(1))) struct LiveRequestValidationTests {
     @Test func getWithABodyIsABadRequest() async throws {
-        try await withServer(LiveRoutes.router()) { server in
+        try await withLiveServer(LiveRoutes.router()) { server in
             let port = server.port
-            let responses = try await onThread {
+            let responses = try await onOwnThread {
                 let client = try RawHTTPClient(port: port)
                 return [try client.request("GET", "/hello", body: "hello"),
                         try RawHTTPClient(port: port).request("GET", "/echo?v=1", body: "x=1")]
@@ -20,9 +21,9 @@ import Testing
 
     @Test(arguments: [("POST", "a=1"), ("POST", nil), ("PUT", "{}"), ("DELETE", nil)] as [(String, String?)])
     func otherMethodsAreNotAllowed(method: String, body: String?) async throws {
-        try await withServer(LiveRoutes.router()) { server in
+        try await withLiveServer(LiveRoutes.router()) { server in
             let port = server.port
-            let response = try await onThread {
+            let response = try await onOwnThread {
                 try RawHTTPClient(port: port).request(method, "/hello", body: body)
             }
             #expect(response.status == 405)
@@ -33,9 +34,9 @@ import Testing
     @Test func bodyOverTheLimitIsTooLarge() async throws {
         var configuration = ServerConfiguration.forTests()
         configuration.requestBodyLimit = 1024
-        try await withServer(LiveRoutes.router(), configuration: configuration) { server in
+        try await withLiveServer(LiveRoutes.router(), configuration: configuration) { server in
             let port = server.port
-            let response = try await onThread {
+            let response = try await onOwnThread {
                 try RawHTTPClient(port: port).request("POST", "/hello", body: String(repeating: "x", count: 4096))
             }
             #expect(response.status == 413)
@@ -43,9 +44,9 @@ import Testing
     }
 
     @Test func chunkedBodyOnGetIsABadRequest() async throws {
-        try await withServer(LiveRoutes.router()) { server in
+        try await withLiveServer(LiveRoutes.router()) { server in
             let port = server.port
-            let response = try await onThread {
+            let response = try await onOwnThread {
                 let client = try RawHTTPClient(port: port)
                 try client.send("GET /hello HTTP/1.1\r\nHost: 127.0.0.1\r\nTransfer-Encoding: chunked\r\n\r\n"
                     + "5\r\nhello\r\n0\r\n\r\n")
@@ -61,9 +62,9 @@ import Testing
         let log = LogCollector()
         var router = Router(logger: log.logger)
         router.getImmediately("/hello") { _ in LiveRoutes.hello }
-        try await withServer(router, configuration: configuration) { server in
+        try await withLiveServer(router, configuration: configuration) { server in
             let port = server.port
-            let outcome = try await onThread {
+            let outcome = try await onOwnThread {
                 let client = try RawHTTPClient(port: port)
                 let chunk = String(repeating: "x", count: 4096)
                 try client.send("POST /hello HTTP/1.1\r\nHost: 127.0.0.1\r\nTransfer-Encoding: chunked\r\n\r\n"
@@ -78,17 +79,17 @@ import Testing
 
     @Test(arguments: ["/echo?v=%zz", "/echo?v=%4", "/echo?v=%ff", "/%zz", "/caf%E9"])
     func malformedEncodingIsABadRequest(target: String) async throws {
-        try await withServer(LiveRoutes.router()) { server in
+        try await withLiveServer(LiveRoutes.router()) { server in
             let port = server.port
-            let response = try await onThread { try RawHTTPClient(port: port).request(target) }
+            let response = try await onOwnThread { try RawHTTPClient(port: port).request(target) }
             #expect(response.status == 400)
         }
     }
 
     @Test func queryReachesAnAsyncRouteDecoded() async throws {
-        try await withServer(LiveRoutes.router()) { server in
+        try await withLiveServer(LiveRoutes.router()) { server in
             let port = server.port
-            let response = try await onThread {
+            let response = try await onOwnThread {
                 try RawHTTPClient(port: port).request("/echo?other=1&v=caf%C3%A9+au+lait&v=second")
             }
             #expect(response.status == 200)

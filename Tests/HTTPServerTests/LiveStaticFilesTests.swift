@@ -1,5 +1,6 @@
 import HTTPServer
 import Testing
+import SectionalTesting
 
 /// Static files over a real socket: the bytes, their tag, 304, and 404 for
 /// every way of reaching outside the public directory.
@@ -13,9 +14,9 @@ import Testing
     }
 
     @Test func fileThenNotModifiedOnTheSameConnection() async throws {
-        try await withServer(router) { server in
+        try await withLiveServer(router) { server in
             let port = server.port
-            let (first, revalidated, head, next) = try await onThread {
+            let (first, revalidated, head, next) = try await onOwnThread {
                 let client = try RawHTTPClient(port: port)
                 let first = try client.request("/styles.css")
                 let etag = first.header("ETag") ?? "missing"
@@ -67,9 +68,9 @@ import Testing
 
     @Test(arguments: traversals)
     func traversalIsNotFoundOverTheWire(target: String) async throws {
-        try await withServer(router) { server in
+        try await withLiveServer(router) { server in
             let port = server.port
-            let (attempt, control) = try await onThread {
+            let (attempt, control) = try await onOwnThread {
                 let client = try RawHTTPClient(port: port)
                 return (try client.request(target), try RawHTTPClient(port: port).request("/index.html"))
             }

@@ -1,6 +1,7 @@
 import HTTPServer
 import Synchronization
 import Testing
+import SectionalTesting
 
 /// `stop()` while clients keep sending on keep-alive connections to an async
 /// route: handlers finish, new requests arrive and connections are parked
@@ -49,7 +50,7 @@ import Testing
         let outcomes = try await withThrowingTaskGroup(of: Outcome.self) { group in
             for client in 0..<clients {
                 group.addTask {
-                    try await onThread {
+                    try await onOwnThread {
                         var outcome = Outcome()
                         do {
                             let connection = try RawHTTPClient(port: port, timeout: .seconds(10))
@@ -68,7 +69,7 @@ import Testing
                 }
             }
             for await _ in enough { break }
-            try await onThread { server.stop() }
+            try await onOwnThread { server.stop() }
             return try await group.reduce(into: [Outcome]()) { $0.append($1) }
         }
 

@@ -2,6 +2,7 @@ import Foundation
 @testable import HTTPServer
 import Synchronization
 import Testing
+import SectionalTesting
 
 /// A latch a test opens to let a stream's producer go on.
 final class Gate: Sendable {
@@ -61,9 +62,9 @@ struct LiveStreamingTests {
 
     @Test("The first chunk arrives before the producer has written the rest; keep-alive survives")
     func chunksArriveAsWritten() async throws {
-        try await withServer(router()) { server in
+        try await withLiveServer(router()) { server in
             let gate = gate
-            try await onThread {
+            try await onOwnThread {
                 let client = try RawHTTPClient(port: server.port)
                 try client.send("GET /stream HTTP/1.1\r\nHost: x\r\n\r\n")
                 let head = try client.readResponse(toHead: true)
@@ -83,8 +84,8 @@ struct LiveStreamingTests {
 
     @Test("HEAD of a streamed resource sends headers only and never runs the producer")
     func headRunsNoProducer() async throws {
-        try await withServer(router()) { server in
-            let response = try await onThread { try RawHTTPClient(port: server.port).request("HEAD", "/stream") }
+        try await withLiveServer(router()) { server in
+            let response = try await onOwnThread { try RawHTTPClient(port: server.port).request("HEAD", "/stream") }
             #expect(response.status == 200)
             #expect(response.body.isEmpty)
         }
@@ -93,9 +94,9 @@ struct LiveStreamingTests {
 
     @Test("A client that leaves mid-stream cancels the producer and leaves no request behind")
     func clientGoneCancelsProducer() async throws {
-        try await withServer(router(keepWriting: true)) { server in
+        try await withLiveServer(router(keepWriting: true)) { server in
             let gate = gate
-            try await onThread {
+            try await onOwnThread {
                 let client = try RawHTTPClient(port: server.port)
                 try client.send("GET /stream HTTP/1.1\r\nHost: x\r\n\r\n")
                 _ = try client.readResponse(toHead: true)
@@ -115,7 +116,7 @@ struct LiveStreamingTests {
     func stopWithStreamInFlight() async throws {
         let server = try Server.start(.forTests(shutdownGrace: .milliseconds(200)), responder: router(), logger: LogCollector().logger)
         let port = server.port
-        let closed = try await onThread {
+        let closed = try await onOwnThread {
             let client = try RawHTTPClient(port: port, timeout: .seconds(5))
             try client.send("GET /stream HTTP/1.1\r\nHost: x\r\n\r\n")
             _ = try client.readResponse(toHead: true)
@@ -142,8 +143,8 @@ struct StreamLeakTests {
                 writer.write(Array("two".utf8))
             }))
         }
-        try await withServer(router) { server in
-            let bodies = try await onThread {
+        try await withLiveServer(router) { server in
+            let bodies = try await onOwnThread {
                 let client = try RawHTTPClient(port: server.port)
                 return try (0..<20).map { _ in String(decoding: try client.request("/stream").body, as: UTF8.self) }
             }
@@ -167,8 +168,8 @@ struct FinishedStreamTests {
                 writer.write(Array("body".utf8))
             }))
         }
-        try await withServer(router) { server in
-            let response = try await onThread { try RawHTTPClient(port: server.port).request("/quick") }
+        try await withLiveServer(router) { server in
+            let response = try await onOwnThread { try RawHTTPClient(port: server.port).request("/quick") }
             #expect(response.header("Content-Length") == "9")
             #expect(response.header("Transfer-Encoding") == nil)
             #expect(String(decoding: response.body, as: UTF8.self) == "head,body")

@@ -1,5 +1,6 @@
 import HTTPServer
 import Testing
+import SectionalTesting
 
 /// Starting, stopping, and what a stop does to requests in flight.
 @Suite(.timeLimit(.minutes(1))) struct ServerLifecycleTests {
@@ -23,14 +24,14 @@ import Testing
         let server = try Server.start(.forTests(shutdownGrace: .seconds(30)), responder: router)
         let port = server.port
 
-        async let answer = onThread {
+        async let answer = onOwnThread {
             let client = try RawHTTPClient(port: port)
             let response = try client.request("/slow")
             return (response, client.isClosedByServer())
         }
         for await _ in started { break }
         #expect(server.requestsInFlight == 1)
-        try await onThread { server.stop() }
+        try await onOwnThread { server.stop() }
 
         let (response, closed) = try await answer
         #expect(response.status == 200)
@@ -49,9 +50,9 @@ import Testing
         let server = try Server.start(.forTests(shutdownGrace: .seconds(1)), responder: router)
         let port = server.port
 
-        async let answer = onThread { try RawHTTPClient(port: port).request("/slow") }
+        async let answer = onOwnThread { try RawHTTPClient(port: port).request("/slow") }
         for await _ in started { break }
-        try await onThread { server.stop() }
+        try await onOwnThread { server.stop() }
         let response = try await answer
         #expect(response.status == 503)
         #expect(response.header("Connection")?.lowercased() == "close")
@@ -64,9 +65,9 @@ import Testing
     @Test func stopTwiceIsHarmless() async throws {
         let server = try Server.start(.forTests(), responder: LiveRoutes.router())
         let port = server.port
-        let response = try await onThread { try RawHTTPClient(port: port).request("/hello") }
+        let response = try await onOwnThread { try RawHTTPClient(port: port).request("/hello") }
         #expect(response.status == 200)
-        try await onThread {
+        try await onOwnThread {
             server.stop()
             server.stop()
         }
@@ -74,7 +75,7 @@ import Testing
     }
 
     @Test func busyPortIsReportedAsAddressInUse() async throws {
-        try await withServer(LiveRoutes.router()) { first in
+        try await withLiveServer(LiveRoutes.router()) { first in
             var configuration = ServerConfiguration.forTests()
             configuration.port = first.port
             #expect(throws: ServerError.addressInUse(host: "127.0.0.1", port: first.port)) {
@@ -82,16 +83,16 @@ import Testing
             }
             // The failed attempt leaves the first server answering.
             let port = first.port
-            let response = try await onThread { try RawHTTPClient(port: port).request("/hello") }
+            let response = try await onOwnThread { try RawHTTPClient(port: port).request("/hello") }
             #expect(response.status == 200)
         }
     }
 
     @Test func portZeroPicksAFreePortThatAnswers() async throws {
-        try await withServer(LiveRoutes.router()) { server in
+        try await withLiveServer(LiveRoutes.router()) { server in
             #expect(server.port > 0)
             let port = server.port
-            let response = try await onThread { try RawHTTPClient(port: port).request("/hello") }
+            let response = try await onOwnThread { try RawHTTPClient(port: port).request("/hello") }
             #expect(response.text == LiveRoutes.hello)
         }
     }

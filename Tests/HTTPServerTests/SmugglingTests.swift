@@ -1,5 +1,6 @@
 import HTTPServer
 import Testing
+import SectionalTesting
 
 /// Request smuggling and framing over a real socket: requests whose end is
 /// ambiguous or malformed. Each one is sent whole, followed on the same
@@ -26,9 +27,9 @@ import Testing
     /// Sends `malformed` and the followers in one write, reads every response
     /// until the server closes, then asks a fresh connection for `/hello`.
     func exchange(_ malformed: String) async throws -> Exchange {
-        try await withServer(LiveRoutes.router()) { server in
+        try await withLiveServer(LiveRoutes.router()) { server in
             let port = server.port
-            return try await onThread {
+            return try await onOwnThread {
                 let client = try RawHTTPClient(port: port, timeout: .seconds(10))
                 try client.send(malformed + Self.followers)
                 var responses: [RawResponse] = []

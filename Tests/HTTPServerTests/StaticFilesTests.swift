@@ -1,6 +1,7 @@
 import Foundation
 import HTTPServer
 import Testing
+import SectionalTesting
 
 /// Static files in-process: content types, entity tags and 304, and the
 /// guarantee that nothing outside the public directory is ever served.

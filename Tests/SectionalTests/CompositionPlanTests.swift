@@ -7,8 +7,8 @@ import Testing
 struct CompositionPlanTests {
     struct Rule: Sendable, CustomTestStringConvertible {
         enum Outcome: Sendable, Equatable {
-            case shows([String])
-            case unknown([String])
+            case shows([SectionID])
+            case unknown([SectionID])
         }
 
         var name: String
@@ -84,7 +84,7 @@ struct CompositionPlanTests {
         let message = try #require(error).description
         #expect(message.contains("'bogus'"))
         #expect(message.contains("'<script>'"))
-        for id in feedCatalog.ids { #expect(message.contains(id), "valid id \(id) missing from: \(message)") }
+        for id in feedCatalog.ids { #expect(message.contains(id.rawValue), "valid id \(id) missing from: \(message)") }
         #expect(!message.contains("'alerts'"), "a known id is not called unknown: \(message)")
     }
 
@@ -103,7 +103,7 @@ struct CompositionPlanTests {
             #expect(plan.queryItems.isEmpty, "the default composition has no query")
         } else {
             #expect(plan.queryItems.map(\.name) == ["sections"])
-            #expect(plan.queryItems.map(\.value) == [plan.sectionIDs.joined(separator: ",")])
+            #expect(plan.queryItems.map(\.value) == [plan.sectionIDs.map(\.rawValue).joined(separator: ",")])
         }
     }
 

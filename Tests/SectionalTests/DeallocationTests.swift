@@ -63,7 +63,7 @@ struct DeallocationTests {
 
         await page.loadTree(timeout: .seconds(30))
         var writer = HTMLWriter()
-        page.renderDocument(into: &writer)
+        page.render(into: &writer)
 
         // The callbacks reach their parents while the tree is alive: the
         // refresher reloads its group only, the calendar the whole page.

@@ -3,8 +3,11 @@ import Testing
 
 @Suite("HTMLDocument")
 struct HTMLDocumentTests {
+    private let head = DocumentHead(language: "en", stylesheets: ["/styles.css"], scripts: ["/app.js"],
+                                    icon: .init(href: "/favicon.svg", type: "image/svg+xml"))
+
     @Test func documentHasDoctypeHeadAndBody() {
-        let html = HTMLDocument(title: "Feed", stylesheets: ["/styles.css"], scripts: ["/app.js"], canonicalURL: "/feed") {
+        let html = HTMLDocument(title: "Feed", head: head, canonicalURL: "/feed") {
             main { p { "Hello" } }
         }.render()
 
@@ -15,31 +18,36 @@ struct HTMLDocumentTests {
         #expect(head?.contains(#"<meta name="viewport" content="width=device-width, initial-scale=1">"#) == true)
         #expect(head?.contains("<title>Feed</title>") == true)
         #expect(head?.contains(#"<link rel="stylesheet" href="/styles.css">"#) == true)
+        #expect(head?.contains(#"<link rel="icon" href="/favicon.svg" type="image/svg+xml">"#) == true)
         #expect(head?.contains(#"<link rel="canonical" href="/feed">"#) == true)
         #expect(head?.contains(#"<script src="/app.js" defer></script>"#) == true)
         #expect(occurrences(of: "<title>", in: html) == 1)
         #expect(occurrences(of: "<body>", in: html) == 1)
     }
 
-    @Test func titleAndCanonicalURLAreEscaped() {
-        let html = HTMLDocument(title: "</title><script>alert(1)</script>", canonicalURL: #"/feed?sections=a,b&date="x""#) {
+    @Test func titleLanguageAndCanonicalURLAreEscaped() {
+        let head = DocumentHead(language: #"en" onload="x"#)
+        let html = HTMLDocument(title: "</title><script>alert(1)</script>", head: head, canonicalURL: #"/feed?sections=a,b&date="x""#) {
             EmptyHTML()
         }.render()
 
         #expect(html.contains("<title>&lt;/title&gt;&lt;script&gt;alert(1)&lt;/script&gt;</title>"))
         #expect(html.contains(#"<link rel="canonical" href="/feed?sections=a,b&amp;date=&quot;x&quot;">"#))
+        #expect(html.contains(#"<html lang="en&quot; onload=&quot;x">"#))
         #expect(!html.contains("<script>"))
     }
 
-    @Test func withoutCanonicalURLThereIsNoCanonicalLink() {
-        let html = HTMLDocument(title: "Plain") { p { "x" } }.render()
+    @Test func nothingIsAssumedBeyondTheHead() {
+        let html = HTMLDocument(title: "Plain", head: DocumentHead(language: "de")) { p { "x" } }.render()
+        #expect(html.hasPrefix("<!DOCTYPE html>\n<html lang=\"de\">"))
         #expect(!html.contains(#"rel="canonical""#))
         #expect(!html.contains(#"rel="stylesheet""#))
+        #expect(!html.contains(#"rel="icon""#))
         #expect(!html.contains("<script"))
     }
 
     @Test func stylesheetsKeepTheirOrder() {
-        let html = HTMLDocument(title: "T", stylesheets: ["/a.css", "/b.css"]) { EmptyHTML() }.render()
+        let html = HTMLDocument(title: "T", head: DocumentHead(language: "en", stylesheets: ["/a.css", "/b.css"])) { EmptyHTML() }.render()
         let a = html.firstRange(of: #"href="/a.css""#)
         let b = html.firstRange(of: #"href="/b.css""#)
         #expect(a != nil && b != nil)

@@ -1,3 +1,4 @@
+import SectionalTesting
 import Testing
 @testable import Sectional
 
@@ -7,10 +8,10 @@ final class DeadlineSection: SectionController {
     private let operation: @Sendable () async throws -> String
     private(set) var text = "(not loaded)"
 
-    init(id: String, deadline: Duration? = nil, load operation: @escaping @Sendable () async throws -> String) {
+    init(id: SectionID, deadline: Duration? = nil, load operation: @escaping @Sendable () async throws -> String) {
         self.deadline = deadline
         self.operation = operation
-        super.init(id: id, title: id)
+        super.init(id: id, title: id.rawValue)
     }
 
     override var loadTimeout: Duration? { deadline }
@@ -20,16 +21,17 @@ final class DeadlineSection: SectionController {
     override func render(into html: inout HTMLWriter) { p(.class("text")) { text }.render(into: &html) }
 }
 
-/// Deadlines, interception and progress of `loadTree`. Loads that would
-/// hang sleep for minutes, so the time limit fails a test whose deadline
-/// does not cut them.
+/// Deadlines, interception and progress of `loadTree`, on a test clock
+/// that moves only when a test advances it: nothing here sleeps for real,
+/// and a deadline that failed to cut a load would hang the test into its
+/// time limit.
 @Suite("Load deadlines and progress", .timeLimit(.minutes(1)))
 struct LoadDeadlineTests {
-    /// A load that sleeps for minutes and records whether it was cancelled.
-    private func hanging(_ id: String, cancelled: LoadCounter, deadline: Duration? = nil) -> DeadlineSection {
+    /// A load that sleeps on `clock` for minutes and records whether it was cancelled.
+    private func hanging(_ id: SectionID, on clock: TestClock, cancelled: LoadCounter, deadline: Duration? = nil) -> DeadlineSection {
         DeadlineSection(id: id, deadline: deadline) {
             do {
-                try await Task.sleep(for: .seconds(300))
+                try await clock.sleep(for: .seconds(300))
             } catch {
                 cancelled.increment()
                 throw error
@@ -38,13 +40,24 @@ struct LoadDeadlineTests {
         }
     }
 
+    /// A load that takes `delay` on `clock`.
+    private func slow(_ id: SectionID, _ delay: Duration, on clock: TestClock, deadline: Duration? = nil) -> DeadlineSection {
+        DeadlineSection(id: id, deadline: deadline) {
+            try await clock.sleep(for: delay)
+            return "\(id) data"
+        }
+    }
+
     @Test func aLoadPastItsDeadlineIsCancelledAndShowsItsFallback() async {
+        let clock = TestClock()
         let cancelled = LoadCounter()
         let page = StackPageController(id: "page", title: "Page")
         page.addChild(TextSection(id: "quick") { "quick data" })
-        page.addChild(hanging("slow", cancelled: cancelled))
+        page.addChild(hanging("slow", on: clock, cancelled: cancelled))
 
-        let report = await page.loadTree(timeout: .milliseconds(200))
+        async let loaded = page.loadTree(timeout: .milliseconds(200), clock: clock)
+        await clock.advance(by: .milliseconds(200), whenSleepersReach: 2)  // the load and its deadline
+        let report = await loaded
 
         #expect(report.outcome(of: "slow")?.status == .timedOut)
         #expect(report.outcome(of: "quick")?.status == .ok)
@@ -64,18 +77,17 @@ struct LoadDeadlineTests {
     }
 
     @Test func aSectionDeadlineOverridesThePageDefault() async {
+        let clock = TestClock()
         let page = StackPageController(id: "page", title: "Page")
         // Under the page default this load would end, after one second.
-        page.addChild(DeadlineSection(id: "impatient", deadline: .milliseconds(100)) {
-            try await Task.sleep(for: .seconds(1))
-            return "impatient data"
-        })
-        page.addChild(DeadlineSection(id: "patient") {
-            try await Task.sleep(for: .milliseconds(300))
-            return "patient data"
-        })
+        page.addChild(slow("impatient", .seconds(1), on: clock, deadline: .milliseconds(100)))
+        page.addChild(slow("patient", .milliseconds(300), on: clock))
 
-        let report = await page.loadTree(timeout: .seconds(30))
+        async let loaded = page.loadTree(timeout: .seconds(30), clock: clock)
+        // Two loads, and one timer for each distinct deadline.
+        await clock.advance(by: .milliseconds(100), whenSleepersReach: 4)
+        clock.advance(by: .milliseconds(200))
+        let report = await loaded
 
         #expect(report.outcome(of: "impatient")?.status == .timedOut)
         #expect(report.outcome(of: "patient")?.status == .ok, "the page default of 30 s applies to it")
@@ -85,16 +97,17 @@ struct LoadDeadlineTests {
     }
 
     @Test func quickLoadsDoNotWaitForTheDeadline() async {
-        let timeout = Duration.seconds(20)
+        let clock = TestClock()
         let page = StackPageController(id: "page", title: "Page")
-        for id in ["a", "b"] { page.addChild(TextSection.sleeping(id, milliseconds: 10)) }
-        let clock = ContinuousClock()
-        let start = clock.now
+        for id: SectionID in ["a", "b"] { page.addChild(slow(id, .milliseconds(10), on: clock)) }
 
-        let report = await page.loadTree(timeout: timeout)
+        async let loaded = page.loadTree(timeout: .seconds(20), clock: clock)
+        await clock.advance(by: .milliseconds(10), whenSleepersReach: 3)
+        let report = await loaded
 
-        #expect((clock.now - start) / timeout < 0.25, "loadTree returned when the loads ended, not at the deadline")
+        #expect(clock.now.offset == .milliseconds(10), "loadTree returned when the loads ended, not at the deadline")
         #expect(report.failedIDs.isEmpty)
+        #expect(clock.sleeperCount == 0, "the deadline's timer was cancelled")
     }
 
     @Test func failedLoadsAreMarkedAsFailedNotTimedOut() async {
@@ -108,7 +121,7 @@ struct LoadDeadlineTests {
     @Test func anInterceptorWrapsEachLoadByID() async {
         let seen = IDRecorder()
         let page = StackPageController(id: "page", title: "Page")
-        for id in ["balances", "alerts", "credit-score"] { page.addChild(TextSection(id: id) { "\(id) data" }) }
+        for id: SectionID in ["balances", "alerts", "credit-score"] { page.addChild(TextSection(id: id) { "\(id) data" }) }
 
         let report = await page.loadTree(timeout: .seconds(30), intercept: { id, operation in
             seen.record(id)
@@ -124,15 +137,22 @@ struct LoadDeadlineTests {
     }
 
     @Test func progressIsReportedBeforeAndAfterEachLoad() async {
+        let clock = TestClock()
         let page = StackPageController(id: "page", title: "Page")
-        for (id, milliseconds) in [("a", 10), ("b", 60), ("c", 120)] {
-            page.addChild(TextSection.sleeping(id, milliseconds: milliseconds))
+        for (id, milliseconds) in [("a", 10), ("b", 60), ("c", 120)] as [(SectionID, Int)] {
+            page.addChild(slow(id, .milliseconds(milliseconds), on: clock))
         }
         var finishedAtEachCall: [Int] = []
 
-        await page.loadTree(timeout: .seconds(30), onProgress: {
-            finishedAtEachCall.append(page.children.filter(\.isLoadFinished).count)
-        })
+        async let loaded: Void = {
+            await page.loadTree(timeout: .seconds(30), clock: clock, onProgress: {
+                finishedAtEachCall.append(page.children.filter(\.isLoadFinished).count)
+            })
+        }()
+        await clock.advance(by: .milliseconds(10), whenSleepersReach: 4)
+        await clock.advance(by: .milliseconds(50), whenSleepersReach: 3)
+        await clock.advance(by: .milliseconds(60), whenSleepersReach: 2)
+        await loaded
 
         #expect(finishedAtEachCall.first == 0, "called once the loads have started")
         #expect(finishedAtEachCall.last == 3)
@@ -162,8 +182,11 @@ struct LoadDeadlineTests {
         let page = StackPageController(id: "feed", title: "Feed")
         page.addChild(TextSection(id: "balances") { "ok" })
         page.addChild(TextSection.failing("alerts", title: "Alerts", error: TestLoadError(reason: "x")))
-        page.addChild(hanging("credit-score", cancelled: cancelled, deadline: .milliseconds(50)))
-        let report = await page.loadTree(timeout: .seconds(30))
+        let clock = TestClock()
+        page.addChild(hanging("credit-score", on: clock, cancelled: cancelled, deadline: .milliseconds(50)))
+        async let loaded = page.loadTree(timeout: .seconds(30), clock: clock)
+        await clock.advance(by: .milliseconds(50), whenSleepersReach: 3)
+        let report = await loaded
 
         let described = PageDescription(plan: plan, address: PageAddress(path: "/feed"), report: report)
         #expect(described.sections.map(\.status) == ["ok", "failed", "timed-out"])

@@ -25,7 +25,7 @@ struct LoadingTests {
             single = min(single, await elapsed { await one.loadTree(timeout: .seconds(30)) })
 
             let page = StackPageController(id: "page", title: "Page")
-            for id in ["a", "b", "c"] { page.addChild(TextSection.sleeping(id, milliseconds: 100)) }
+            for id: SectionID in ["a", "b", "c"] { page.addChild(TextSection.sleeping(id, milliseconds: 100)) }
             var report = LoadReport()
             three = min(three, await elapsed { report = await page.loadTree(timeout: .seconds(30)) })
 
@@ -43,7 +43,7 @@ struct LoadingTests {
     @Test func allLoadsAreInFlightTogether() async {
         let started = LoadCounter()
         let page = StackPageController(id: "page", title: "Page")
-        for id in ["a", "b", "c"] {
+        for id: SectionID in ["a", "b", "c"] {
             page.addChild(TextSection(id: id) {
                 started.increment()
                 let deadline = ContinuousClock.now + .seconds(5)
@@ -142,7 +142,7 @@ struct LoadingTests {
         let calendar = CalendarSection(id: "calendar", title: "Calendar")
         calendar.delegate = page
         page.addChild(calendar)
-        for id in ["summary", "sleep"] {
+        for id: SectionID in ["summary", "sleep"] {
             page.addChild(DatedSection(id: id))
         }
 
@@ -164,7 +164,7 @@ struct LoadingTests {
 final class DatedSection: SectionController {
     private var text = ""
 
-    init(id: String) { super.init(id: id, title: id) }
+    init(id: SectionID) { super.init(id: id, title: id.rawValue) }
 
     override func makeLoad() -> SectionLoad? {
         let date = (parent as? DayPage)?.date ?? "no date"
@@ -181,14 +181,14 @@ final class DatedSection: SectionController {
 final class ListSection: SectionController {
     private let items: [String]
 
-    init(id: String, items: [String]) {
+    init(id: SectionID, items: [String]) {
         self.items = items
-        super.init(id: id, title: id)
+        super.init(id: id, title: id.rawValue)
     }
 
     override func makeLoad() -> SectionLoad? {
         SectionLoad({ [items] in items }) { items in
-            for item in items { self.addChild(TextSection(id: item) { "\(item) data" }) }
+            for item in items { self.addChild(TextSection(id: SectionID(item)) { "\(item) data" }) }
         }
     }
 }

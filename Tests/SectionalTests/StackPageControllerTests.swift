@@ -118,12 +118,12 @@ struct StackPageControllerTests {
         #expect(html.contains(#"aria-label="Remove &lt;img src=x onerror=&quot;alert(1)&quot;&gt;""#))
     }
 
-    @Test func documentCarriesTitleStylesheetAndCanonicalURL() throws {
+    @Test func documentCarriesTitleStylesheetAndCanonicalURL() async throws {
         let plan = try CompositionPlan(catalog: feedCatalog, query: query(("sections", "alerts")))
         let page = feedPage(plan)
-        page.title = "Feed & more"
+        let document = PageDocument(title: "Feed & more", head: DocumentHead(language: "en", stylesheets: ["/styles.css"]), root: page, page: page)
         var writer = HTMLWriter()
-        page.renderDocument(into: &writer)
+        _ = await document.renderWhole(loading: LoadOptions(), into: &writer)
         let html = String(decoding: writer.bytes, as: UTF8.self)
 
         #expect(html.hasPrefix("<!DOCTYPE html>"))
@@ -134,11 +134,11 @@ struct StackPageControllerTests {
         #expect(body.contains(#"id="section-alerts""#))
     }
 
-    @Test func renderSectionAloneIsTheFragment() {
+    @Test func aCardAloneIsTheFragment() {
         let page = feedPage(CompositionPlan(catalog: feedCatalog))
         let alerts = page.children[1]
         var writer = HTMLWriter()
-        page.renderSection(alerts, into: &writer)
+        page.renderCard(alerts, into: &writer)
         let html = String(decoding: writer.bytes, as: UTF8.self)
 
         #expect(html.hasPrefix(#"<section class="section" id="section-alerts""#))

@@ -1,67 +1,98 @@
+import SectionalTesting
+import Synchronization
 import Testing
 @testable import Sectional
 
-/// A streamed page sends the same bytes as a whole one, in parts; an
-/// out-of-order one lays out a slot per section in page order.
-@Suite("Streamed rendering")
+/// One render path: a page streamed in page order sends exactly the bytes
+/// of the page sent whole; out of order, a slot per section in page order.
+/// Delays run on a test clock, so nothing here sleeps.
+@Suite("Streamed rendering", .timeLimit(.minutes(1)))
 struct StreamingRenderTests {
-    private func page(_ ids: [String]) -> StackPageController {
+    private static let head = DocumentHead(language: "en", stylesheets: ["/styles.css"])
+
+    /// A page of text sections; those in `delays` wait that long on `clock` for their text.
+    private func document(_ ids: [SectionID], delays: [SectionID: Duration] = [:], clock: TestClock = TestClock()) -> PageDocument {
         let page = StackPageController(id: "feed", title: "Feed")
-        page.plan = try? CompositionPlan(catalog: feedCatalog, query: query(("sections", ids.joined(separator: ","))))
+        page.plan = try? CompositionPlan(catalog: feedCatalog, query: query(("sections", ids.map(\.rawValue).joined(separator: ","))))
         page.address = PageAddress(path: "/feed")
-        for id in ids { page.addChild(TextSection(id: id, title: feedCatalog.title(of: id), text: "content of \(id)")) }
-        return page
-    }
-
-    private func string(_ render: (inout HTMLWriter) -> Void) -> String {
-        var writer = HTMLWriter()
-        render(&writer)
-        return writer.withBytes { String(decoding: $0, as: UTF8.self) }
-    }
-
-    @Test(arguments: [[], ["alerts"], ["credit-score", "balances", "checkup"]])
-    func partsMakeTheWholePage(_ ids: [String]) {
-        let page = page(ids)
-        let streamed = string { html in
-            page.renderOpening(into: &html)
-            for child in page.children { page.renderSection(child, into: &html) }
-            page.renderClosing(into: &html)
+        for id in ids {
+            if let delay = delays[id] {
+                page.addChild(TextSection(id: id, title: feedCatalog.title(of: id)) {
+                    try await clock.sleep(for: delay)
+                    return "content of \(id)"
+                })
+            } else {
+                page.addChild(TextSection(id: id, title: feedCatalog.title(of: id), text: "content of \(id)"))
+            }
         }
-        #expect(streamed == page.render())
+        return PageDocument(title: "Feed", head: Self.head, root: page, page: page)
     }
 
-    @Test func documentPartsMakeTheWholeDocument() {
-        let document = HTMLDocument(title: "A & B", stylesheets: ["/styles.css"], canonicalURL: "/feed") { p { "body" } }
-        let streamed = string { html in
-            HTMLDocument<EmptyHTML>(title: "A & B", stylesheets: ["/styles.css"], canonicalURL: "/feed").renderOpening(into: &html)
-            p { "body" }.render(into: &html)
-            document.renderClosing(into: &html)
+    private func whole(_ document: PageDocument) async -> String {
+        var html = HTMLWriter()
+        _ = await document.renderWhole(loading: LoadOptions(timeout: .seconds(30)), into: &html)
+        return html.withBytes { String(decoding: $0, as: UTF8.self) }
+    }
+
+    /// Every chunk sent, in order.
+    private func chunks(_ document: PageDocument, outOfOrder: Bool = false, clock: TestClock = TestClock()) async -> [String] {
+        let sent = Mutex<[String]>([])
+        _ = await document.stream(outOfOrder: outOfOrder, loading: LoadOptions(timeout: .seconds(30), clock: clock)) { bytes in
+            sent.withLock { $0.append(String(decoding: bytes, as: UTF8.self)) }
         }
-        #expect(streamed == document.render())
-        #expect(streamed.hasSuffix("<p>body</p></body></html>"))
+        return sent.withLock { $0 }
     }
 
-    @Test func outOfOrderOpeningHasOneSlotPerSectionInPageOrder() throws {
-        let page = page(["credit-score", "balances"])
-        page.descendant(withID: "balances")?.title = "<Balances>"
-        let html = string { page.renderOutOfOrderOpening(stylesheet: "/styles.css", into: &$0) }
+    @Test(arguments: [[], ["alerts"], ["credit-score", "balances", "checkup"]] as [[SectionID]])
+    func streamedInPageOrderIsTheWholePage(_ ids: [SectionID]) async {
+        let streamed = await chunks(document(ids)).joined()
+        #expect(streamed == (await whole(document(ids))))
+        #expect(streamed.hasSuffix("</body></html>"))
+    }
 
-        let template = try #require(slice(of: html, from: #"<template shadowrootmode="open">"#, through: "</template>"))
+    @Test func aSlowSectionHoldsBackOnlyWhatFollowsIt() async {
+        let clock = TestClock()
+        let ids: [SectionID] = ["balances", "alerts", "credit-score"]
+        let document = document(ids, delays: ["alerts": .seconds(2)], clock: clock)
+        async let streamed = chunks(document, clock: clock)
+        await clock.advance(by: .seconds(2), whenSleepersReach: 1)
+        let sent = await streamed
+
+        let first = sent[0]
+        #expect(first.contains("content of balances"), "the card above the slow one goes out at once")
+        #expect(!first.contains("content of alerts") && !first.contains("content of credit-score"))
+        #expect(sent.joined() == (await whole(self.document(ids))))
+    }
+
+    @Test func outOfOrderCardsFillSlotsInPageOrder() async throws {
+        let clock = TestClock()
+        let ids: [SectionID] = ["credit-score", "balances"]
+        let document = document(ids, delays: ["credit-score": .seconds(1)], clock: clock)
+        document.page.descendant(withID: "balances")?.title = "<Balances>"
+        async let streamed = chunks(document, outOfOrder: true, clock: clock)
+        await clock.advance(by: .seconds(1), whenSleepersReach: 1)
+        let sent = await streamed
+
+        let template = try #require(slice(of: sent[0], from: #"<template shadowrootmode="open">"#, through: "</template>"))
         #expect(template.contains(#"<link rel="stylesheet" href="/styles.css">"#))
-        let credit = template.firstRange(of: #"<slot name="credit-score">"#)
-        let balances = template.firstRange(of: #"<slot name="balances">"#)
-        #expect(credit != nil && balances != nil)
-        if let credit, let balances { #expect(credit.lowerBound < balances.lowerBound) }
+        let credit = try #require(template.firstRange(of: #"<slot name="credit-score">"#))
+        let balances = try #require(template.firstRange(of: #"<slot name="balances">"#))
+        #expect(credit.lowerBound < balances.lowerBound)
         #expect(template.contains("Loading &lt;Balances&gt;…"))
         #expect(template.hasSuffix("<slot></slot></template>"), "a last slot for cards without one")
-        #expect(html.hasPrefix(#"<main class="stack" id="stack">"#))
+        #expect(sent[0].contains(#"data-section="balances" aria-labelledby="balances-title" slot="balances">"#),
+                "the ready card goes out before the slow one, which is first on the page")
+        #expect(!sent[0].contains("content of credit-score"))
+        let all = sent.joined()
+        #expect(all.contains(#"slot="credit-score">"#))
+        #expect(all.hasSuffix("</body></html>"))
     }
 
-    @Test func aSlottedCardNamesItsSlot() {
-        let page = page(["alerts"])
-        let card = string { page.renderSection(page.children[0], slot: "alerts", into: &$0) }
-        #expect(card.hasPrefix(#"<section class="section" id="section-alerts" data-section="alerts" aria-labelledby="alerts-title" slot="alerts">"#))
-        let plain = string { page.renderSection(page.children[0], into: &$0) }
-        #expect(!plain.contains("slot="))
+    @Test func aPlainCardHasNoSlot() {
+        let page = document(["alerts"]).page
+        var card = HTMLWriter()
+        page.renderCard(page.children[0], into: &card)
+        let html = card.withBytes { String(decoding: $0, as: UTF8.self) }
+        #expect(html.hasPrefix(#"<section class="section" id="section-alerts" data-section="alerts" aria-labelledby="alerts-title">"#))
     }
 }

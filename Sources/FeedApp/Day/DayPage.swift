@@ -1,22 +1,27 @@
 import HTTPServer
 import Sectional
+import SectionalServer
 
 /// The day page: calendar, summary, sleep and workout for one date.
 struct DayPage: ComposedPage {
     typealias Context = Day
 
-    let store: any DayStore
     let name = "day"
+    let title = "Day"
+    let catalog: PageCatalog<Day>
 
-    let catalog = SectionCatalog(
-        entries: [
-            .init(id: CalendarSection.id, title: "Calendar"),
-            .init(id: SummarySection.id, title: "Summary"),
-            .init(id: SleepSection.id, title: "Sleep"),
-            .init(id: WorkoutSection.id, title: "Workout"),
-        ],
-        defaultIDs: [CalendarSection.id, SummarySection.id, SleepSection.id, WorkoutSection.id]
-    )
+    /// Sections start on today; the calendar then chooses the asked-for date (see `makePage`).
+    init(store: any DayStore) {
+        catalog = PageCatalog(
+            [
+                .section(CalendarSection.self) { setup in CalendarSection(date: .today(), linkPlan: setup.plan) },
+                .section(SummarySection.self) { _ in SummarySection(store: store, date: .today()) },
+                .section(SleepSection.self) { _ in SleepSection(store: store, date: .today()) },
+                .section(WorkoutSection.self) { _ in WorkoutSection(store: store, date: .today()) },
+            ],
+            defaults: [CalendarSection.self, SummarySection.self, SleepSection.self, WorkoutSection.self]
+        )
+    }
 
     /// The `date` query item, today (UTC) when absent.
     func context(from request: Request) throws(HTTPError) -> Day {
@@ -31,27 +36,13 @@ struct DayPage: ComposedPage {
 
     /// Builds the page for today, then lets the calendar choose the asked-for
     /// date, which reaches every section through the page.
-    func makePage(plan: CompositionPlan, context day: Day) -> StackPageController {
-        let today = Day.today()
-        let page = DayPageController(date: today)
-        for id in plan.sectionIDs {
-            switch id {
-            case CalendarSection.id:
-                let calendar = CalendarSection(date: today, linkPlan: plan)
-                calendar.delegate = page
-                page.addChild(calendar)
-            case SummarySection.id: page.addChild(SummarySection(store: store, date: today))
-            case SleepSection.id: page.addChild(SleepSection(store: store, date: today))
-            case WorkoutSection.id: page.addChild(WorkoutSection(store: store, date: today))
-            default: preconditionFailure("'\(id)' is not in the day page's catalog")
-            }
-        }
-        if day != today {
-            if let calendar = page.children.first(where: { $0 is CalendarSection }) as? CalendarSection {
-                calendar.select(day)
-            } else {
-                page.reloadDay(with: day)
-            }
+    func makePage(_ setup: SectionSetup<Day>) -> StackPageController {
+        let page = DayPageController(date: .today())
+        page.addSections(from: catalog, setup)
+        let calendar = page.children.lazy.compactMap { $0 as? CalendarSection }.first
+        calendar?.delegate = page
+        if setup.context != page.date {
+            if let calendar { calendar.select(setup.context) } else { page.reloadDay(with: setup.context) }
         }
         return page
     }

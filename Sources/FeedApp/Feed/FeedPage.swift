@@ -1,5 +1,6 @@
 import HTTPServer
 import Sectional
+import SectionalServer
 
 /// The finance feed: balances, alerts and credit score by default; recent
 /// activity and the check-up on request.
@@ -8,45 +9,29 @@ struct FeedPage: ComposedPage {
         var checkupAnswers: [String: String]
     }
 
-    let store: any FeedStore
-    let quiz = CheckupQuiz.standard
     let name = "feed"
+    let title = "Feed"
+    let quiz = CheckupQuiz.standard
+    let catalog: PageCatalog<Context>
 
-    let catalog = SectionCatalog(
-        entries: [
-            .init(id: BalancesSection.id, title: "Balances"),
-            .init(id: AlertsSection.id, title: "Alerts"),
-            .init(id: CreditScoreSection.id, title: "Credit score"),
-            .init(id: RecentActivitySection.id, title: "Recent activity"),
-            .init(id: CheckupSection.id, title: "Financial check-up"),
-        ],
-        defaultIDs: [BalancesSection.id, AlertsSection.id, CreditScoreSection.id]
-    )
+    init(store: any FeedStore) {
+        let quiz = quiz
+        catalog = PageCatalog(
+            [
+                .section(BalancesSection.self) { _ in BalancesSection(store: store) },
+                .section(AlertsSection.self) { _ in AlertsSection(store: store) },
+                .section(CreditScoreSection.self) { _ in CreditScoreSection(store: store) },
+                .section(RecentActivitySection.self) { _ in RecentActivitySection(store: store) },
+                .section(CheckupSection.self) { setup in
+                    CheckupSection(quiz: quiz, answers: setup.context.checkupAnswers, formAction: setup.address.path,
+                                   hiddenItems: setup.plan.queryItems)
+                },
+            ],
+            defaults: [BalancesSection.self, AlertsSection.self, CreditScoreSection.self]
+        )
+    }
 
     func context(from request: Request) throws(HTTPError) -> Context {
         Context(checkupAnswers: try quiz.answers(from: request.queryValues("checkup")))
-    }
-
-    /// Check-up answers are not kept on links: adding or removing a section starts the quiz afresh.
-    func linkContext(_ context: Context) -> [PageAddress.QueryPair] { [] }
-
-    func makePage(plan: CompositionPlan, context: Context) -> StackPageController {
-        let page = StackPageController(id: name, title: "Feed")
-        for id in plan.sectionIDs {
-            page.addChild(makeSection(id, plan: plan, context: context))
-        }
-        return page
-    }
-
-    private func makeSection(_ id: String, plan: CompositionPlan, context: Context) -> SectionController {
-        switch id {
-        case BalancesSection.id: BalancesSection(store: store)
-        case AlertsSection.id: AlertsSection(store: store)
-        case CreditScoreSection.id: CreditScoreSection(store: store)
-        case RecentActivitySection.id: RecentActivitySection(store: store)
-        case CheckupSection.id:
-            CheckupSection(quiz: quiz, answers: context.checkupAnswers, formAction: path, hiddenItems: plan.queryItems)
-        default: preconditionFailure("'\(id)' is not in the feed's catalog")
-        }
     }
 }

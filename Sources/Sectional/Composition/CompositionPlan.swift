@@ -8,14 +8,14 @@
 public struct CompositionPlan: Sendable, Equatable {
     public let catalog: SectionCatalog
     /// The sections shown, in order.
-    public let sectionIDs: [String]
+    public let sectionIDs: [SectionID]
 
     /// The catalog's default composition.
     public init(catalog: SectionCatalog) {
         self.init(catalog: catalog, sectionIDs: catalog.defaultIDs)
     }
 
-    init(catalog: SectionCatalog, sectionIDs: [String]) {
+    init(catalog: SectionCatalog, sectionIDs: [SectionID]) {
         self.catalog = catalog
         self.sectionIDs = sectionIDs
     }
@@ -26,11 +26,11 @@ public struct CompositionPlan: Sendable, Equatable {
     /// Reads `sections`, `add` and `remove` from query items; others are ignored.
     /// - Throws: `CompositionError` when an id is not in the catalog.
     public init(catalog: SectionCatalog, query: some Sequence<(name: String, value: String)>) throws(CompositionError) {
-        var listed: [String]?
-        var added: [String] = []
-        var removed: [String] = []
+        var listed: [SectionID]?
+        var added: [SectionID] = []
+        var removed: [SectionID] = []
         for (name, value) in query {
-            let ids = value.split(separator: ",").map { String($0.trimmingCharacters(in: " ")) }.filter { !$0.isEmpty }
+            let ids = value.split(separator: ",").map { $0.trimmingCharacters(in: " ") }.filter { !$0.isEmpty }.map(SectionID.init)
             switch name {
             case "sections": listed = (listed ?? []) + ids
             case "add": added += ids
@@ -47,15 +47,15 @@ public struct CompositionPlan: Sendable, Equatable {
     }
 
     /// Catalog sections not shown, in catalog order: the ones a page offers to add.
-    public var absentIDs: [String] {
+    public var absentIDs: [SectionID] {
         catalog.ids.filter { !sectionIDs.contains($0) }
     }
 
-    public func removing(_ id: String) -> CompositionPlan {
+    public func removing(_ id: SectionID) -> CompositionPlan {
         CompositionPlan(catalog: catalog, sectionIDs: sectionIDs.filter { $0 != id })
     }
 
-    public func adding(_ id: String) -> CompositionPlan {
+    public func adding(_ id: SectionID) -> CompositionPlan {
         sectionIDs.contains(id) ? self : CompositionPlan(catalog: catalog, sectionIDs: sectionIDs + [id])
     }
 
@@ -65,7 +65,7 @@ public struct CompositionPlan: Sendable, Equatable {
     /// The canonical query items: none for the default list, else one
     /// `sections` item listing every id (empty when none is shown).
     public var queryItems: [(name: String, value: String)] {
-        isDefault ? [] : [("sections", sectionIDs.joined(separator: ","))]
+        isDefault ? [] : [("sections", sectionIDs.map(\.rawValue).joined(separator: ","))]
     }
 }
 

@@ -20,14 +20,20 @@ public struct PageAddress: Sendable, Equatable {
         self.context = context
     }
 
+    /// What follows a page's path in its fragments' paths: `/feed/sections/alerts`.
+    private static let fragmentSegment = "/sections/"
+
+    /// The route of a page's fragments, with the id as the `{id}` parameter.
+    public var fragmentRoute: String { path + Self.fragmentSegment + "{id}" }
+
     /// The page's URL showing `plan`.
     public func url(for plan: CompositionPlan) -> String {
         url(path, plan)
     }
 
     /// The URL of one section's fragment, e.g. `/feed/sections/alerts?sections=alerts`.
-    public func fragmentURL(of id: String, in plan: CompositionPlan) -> String {
-        url(path + "/sections/" + id, plan)
+    public func fragmentURL(of id: SectionID, in plan: CompositionPlan) -> String {
+        url(path + Self.fragmentSegment + id.rawValue, plan)
     }
 
     /// `path`, the context items, then the plan's canonical `sections` item.
@@ -48,7 +54,7 @@ public struct PageAddress: Sendable, Equatable {
             url += "sections="
             for (index, id) in plan.sectionIDs.enumerated() {
                 if index > 0 { url += "," }
-                url += QueryEncoding.encode(id)
+                url += QueryEncoding.encode(id.rawValue)
             }
         }
         return url

@@ -1,7 +1,7 @@
 /// A composed page described for scripts: the JSON of `/api/…/sections`.
 public struct PageDescription: Codable, Sendable, Equatable {
     public struct Section: Codable, Sendable, Equatable {
-        public var id: String
+        public var id: SectionID
         public var title: String
         /// 1 for the top section.
         public var position: Int
@@ -14,7 +14,7 @@ public struct PageDescription: Codable, Sendable, Equatable {
     }
 
     public struct Available: Codable, Sendable, Equatable {
-        public var id: String
+        public var id: SectionID
         public var title: String
         /// The page with this section added at the end.
         public var add: String
@@ -30,12 +30,12 @@ public struct PageDescription: Codable, Sendable, Equatable {
     public init(plan: CompositionPlan, address: PageAddress, report: LoadReport? = nil) {
         page = address.url(for: plan)
         sections = plan.sectionIDs.enumerated().map { index, id in
-            Section(id: id, title: plan.catalog.title(of: id) ?? id, position: index + 1,
+            Section(id: id, title: plan.catalog.title(of: id) ?? id.rawValue, position: index + 1,
                     fragment: address.fragmentURL(of: id, in: plan), remove: address.url(for: plan.removing(id)),
                     status: report.map { $0.outcome(of: id)?.status.name ?? "ok" })
         }
         available = plan.absentIDs.map { id in
-            Available(id: id, title: plan.catalog.title(of: id) ?? id, add: address.url(for: plan.adding(id)))
+            Available(id: id, title: plan.catalog.title(of: id) ?? id.rawValue, add: address.url(for: plan.adding(id)))
         }
     }
 }

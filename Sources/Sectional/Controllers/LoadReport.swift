@@ -18,7 +18,7 @@ public struct LoadReport: Sendable {
             }
         }
 
-        public var id: String
+        public var id: SectionID
         public var status: Status
         public var duration: Duration
     }
@@ -26,12 +26,12 @@ public struct LoadReport: Sendable {
     public var outcomes: [Outcome] = []
 
     /// Ids of the sections whose load failed or timed out.
-    public var failedIDs: [String] {
+    public var failedIDs: [SectionID] {
         outcomes.compactMap { $0.status == .ok ? nil : $0.id }
     }
 
     /// The outcome of the section with this id.
-    public func outcome(of id: String) -> Outcome? {
+    public func outcome(of id: SectionID) -> Outcome? {
         outcomes.first { $0.id == id }
     }
 }

@@ -14,22 +14,26 @@ extension SectionController {
     /// `Task.sleep` and URLSession do) for the page to finish on time.
     ///
     /// - Parameters:
-    ///   - timeout: the deadline of a load whose controller sets no `loadTimeout`.
-    ///   - intercept: wraps each operation, by controller id (fault injection, tracing).
+    ///   - options: the default deadline, the clock it runs on, and a wrapper for each load.
     ///   - onProgress: called in this task once the loads have started and
     ///     after each one ends, so a caller can send what is ready.
     @discardableResult
-    public func loadTree(
-        timeout: Duration = .seconds(1),
-        intercept: LoadInterceptor? = nil,
-        onProgress: () -> Void = {}
-    ) async -> LoadReport {
+    public func loadTree(_ options: LoadOptions = LoadOptions(), onProgress: () -> Void = {}) async -> LoadReport {
         var report = LoadReport()
         while true {
-            let wave = await loadPendingLoads(timeout: timeout, intercept: intercept, onProgress: onProgress)
+            let wave = await loadPendingLoads(options, clock: options.clock, onProgress: onProgress)
             guard !wave.isEmpty else { return report }
             report.outcomes += wave
         }
+    }
+
+    /// `loadTree(_:onProgress:)` with the options spelled out.
+    @discardableResult
+    public func loadTree(
+        timeout: Duration, clock: any Clock<Duration> = ContinuousClock(), intercept: LoadInterceptor? = nil,
+        onProgress: () -> Void = {}
+    ) async -> LoadReport {
+        await loadTree(LoadOptions(timeout: timeout, clock: clock, intercept: intercept), onProgress: onProgress)
     }
 
     private enum Event: Sendable {
@@ -38,18 +42,17 @@ extension SectionController {
     }
 
     /// Runs the loads pending now, concurrently, and delivers their results.
-    private func loadPendingLoads(
-        timeout: Duration, intercept: LoadInterceptor?, onProgress: () -> Void
+    private func loadPendingLoads<C: Clock<Duration>>(
+        _ options: LoadOptions, clock: C, onProgress: () -> Void
     ) async -> [LoadReport.Outcome] {
         var pending: [(controller: SectionController, load: SectionLoad)] = []
         collectPendingLoads(into: &pending)
         onProgress()
         guard !pending.isEmpty else { return [] }
 
-        let deadlines = pending.map { $0.controller.loadTimeout ?? timeout }
-        let operations = pending.map { entry in intercept?(entry.controller.id, entry.load.operation) ?? entry.load.operation }
+        let deadlines = pending.map { $0.controller.loadTimeout ?? options.timeout }
+        let operations = pending.map { entry in options.intercept?(entry.controller.id, entry.load.operation) ?? entry.load.operation }
         var outcomes = [LoadReport.Outcome?](repeating: nil, count: pending.count)
-        let clock = ContinuousClock()
         let start = clock.now
 
         await withTaskGroup(of: Event.self) { group in
@@ -60,9 +63,9 @@ extension SectionController {
                 group.addImmediateTask {
                     defer { finishedAtOnce.increment() }
                     do {
-                        return .finished(index: index, .success(try await operation()), clock.now - start)
+                        return .finished(index: index, .success(try await operation()), start.duration(to: clock.now))
                     } catch {
-                        return .finished(index: index, .failure(error), clock.now - start)
+                        return .finished(index: index, .failure(error), start.duration(to: clock.now))
                     }
                 }
             }
@@ -70,7 +73,7 @@ extension SectionController {
             if finishedAtOnce.value < operations.count {
                 for deadline in Set(deadlines) {
                     group.addTask {
-                        try? await clock.sleep(until: start + deadline)
+                        try? await clock.sleep(until: start.advanced(by: deadline), tolerance: nil)
                         return .deadline(deadline)
                     }
                 }
@@ -127,7 +130,7 @@ extension SectionController {
 
 /// Wraps a section's load operation, given the section's id.
 public typealias LoadInterceptor = @Sendable (
-    _ id: String, _ operation: @escaping @Sendable () async throws -> any Sendable
+    _ id: SectionID, _ operation: @escaping @Sendable () async throws -> any Sendable
 ) -> @Sendable () async throws -> any Sendable
 
 /// Counts loads that have finished, from whichever thread finished them.
@@ -139,7 +142,23 @@ private final class FinishedCount: Sendable {
 
 /// The error of a load cut at its deadline.
 public struct SectionTimedOut: Error, CustomStringConvertible {
-    public var id: String
+    public var id: SectionID
     public var deadline: Duration
     public var description: String { "\(id) did not load within \(deadline)" }
+}
+
+/// How a tree's loads run: the deadline of a load whose controller sets
+/// none, the clock deadlines are measured on (tests pass a manual one), and
+/// an optional wrapper around each operation.
+public struct LoadOptions: Sendable {
+    public var timeout: Duration
+    public var clock: any Clock<Duration>
+    /// Wraps each operation, by controller id (fault injection, tracing).
+    public var intercept: LoadInterceptor?
+
+    public init(timeout: Duration = .seconds(1), clock: any Clock<Duration> = ContinuousClock(), intercept: LoadInterceptor? = nil) {
+        self.timeout = timeout
+        self.clock = clock
+        self.intercept = intercept
+    }
 }

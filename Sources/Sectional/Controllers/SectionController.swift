@@ -22,7 +22,7 @@
 /// frees the whole tree.
 open class SectionController {
     /// Stable, URL-safe identity, e.g. `credit-score`.
-    public let id: String
+    public let id: SectionID
     open var title: String
     /// The container this controller is a child of.
     public internal(set) weak var parent: SectionController?
@@ -31,7 +31,7 @@ open class SectionController {
     /// Whether the data load has run, and how it ended.
     public internal(set) var loadState = LoadState.notLoaded
 
-    public init(id: String, title: String) {
+    public init(id: SectionID, title: String) {
         self.id = id
         self.title = title
     }
@@ -83,7 +83,7 @@ open class SectionController {
     }
 
     /// The descendant (or self) with this id.
-    public func descendant(withID id: String) -> SectionController? {
+    public func descendant(withID id: SectionID) -> SectionController? {
         if self.id == id { return self }
         for child in children {
             if let found = child.descendant(withID: id) { return found }

@@ -10,40 +10,54 @@ open class StackPageController: SectionController {
     public var address: PageAddress?
     /// Shown when the page has no section.
     public var emptyStateMessage = "No sections are shown. Add one below."
+    /// Where the cards go: in page order, or into slots they fill as they arrive.
+    public var layout = StackLayout.pageOrder
 
-    /// The stack, its cards in page order, and the add links. A streamed page
-    /// sends the same bytes in three parts: `renderOpening`, each card as it
-    /// is ready (`renderSection`), then `renderClosing`.
+    /// Set by a streaming `PageDocument`: cards whose sections are still
+    /// loading are left as gaps, to be rendered when they finish.
+    var leavesGapsForUnfinishedCards = false
+    private var gaps: [CardGap] = []
+    /// Where the last card ended in that render: the stack's tail follows.
+    private var cardsEnd = 0
+    /// Set for pages sent whole: each card's render time goes to `cardRenderTimes`.
+    var timesCards = false
+    /// How long each card took to render, in page order, when timed.
+    public private(set) var cardRenderTimes: [(id: SectionID, duration: Duration)] = []
+
+    /// The stack, its cards in page order, and the add links.
     override open func render(into html: inout HTMLWriter) {
-        renderOpening(into: &html)
-        for child in children { renderSection(child, into: &html) }
-        renderClosing(into: &html)
-    }
-
-    /// The stack's start tag, with the empty state when there is no child.
-    public func renderOpening(into html: inout HTMLWriter) {
         html.writeRaw(#"<main class="stack" id="stack">"#)
         if children.isEmpty {
             div(.class("stack-empty"), .role("status")) { p { emptyStateMessage } }.render(into: &html)
         }
-    }
-
-    /// The stack's end tag, then the links that add absent sections.
-    public func renderClosing(into html: inout HTMLWriter) {
+        if case .slots(let stylesheets) = layout { renderSlots(stylesheets: stylesheets, into: &html) }
+        for child in children {
+            if leavesGapsForUnfinishedCards && !child.isLoadFinished {
+                gaps.append(CardGap(offset: html.count, section: child))
+            } else {
+                renderCard(child, into: &html)
+            }
+        }
+        cardsEnd = html.count
         html.writeRaw("</main>")
         renderPicker(into: &html)
     }
 
-    /// The opening for cards sent in whatever order they finish: a declarative
-    /// shadow root lays out one slot per child, in page order, each showing a
-    /// placeholder until its card (rendered with `slot:`) arrives. No script
-    /// is needed; a browser without shadow roots shows the cards in arrival order.
-    public func renderOutOfOrderOpening(stylesheet: String, into html: inout HTMLWriter) {
-        renderOpening(into: &html)
+    /// The gaps the last render left, and where its cards ended.
+    func takeGaps() -> (gaps: [CardGap], cardsEnd: Int) {
+        defer { gaps = [] }
+        return (gaps, cardsEnd)
+    }
+
+    /// For cards sent in whatever order they finish: a declarative shadow
+    /// root lays out one slot per child, in page order, each showing a
+    /// placeholder until its card arrives. No script is needed; a browser
+    /// without shadow roots shows the cards in arrival order.
+    private func renderSlots(stylesheets: [String], into html: inout HTMLWriter) {
         template(HTMLAttribute("shadowrootmode", "open")) {
-            link(.rel("stylesheet"), .href(stylesheet))
+            for stylesheet in stylesheets { link(.rel("stylesheet"), .href(stylesheet)) }
             for child in children {
-                slot(.name(child.id)) {
+                slot(.name(child.id.rawValue)) {
                     div(.class("section-placeholder"), .aria("busy", "true")) { "Loading \(child.title)…" }
                 }
             }
@@ -54,11 +68,13 @@ open class StackPageController: SectionController {
 
     /// One child in its card: header with title and remove link, then its
     /// content or fallback. Also served alone as the section's fragment.
-    /// With `slot`, the card fills that slot of an out-of-order opening.
-    public func renderSection(_ child: SectionController, slot slotName: String? = nil, into html: inout HTMLWriter) {
-        let headingID = child.id + "-title"
-        var attributes: [HTMLAttribute] = [.class("section"), .id("section-" + child.id), .data("section", child.id), .aria("labelledby", headingID)]
-        if let slotName { attributes.append(HTMLAttribute("slot", slotName)) }
+    public func renderCard(_ child: SectionController, into html: inout HTMLWriter) {
+        let start = timesCards ? ContinuousClock.now : nil
+        let headingID = child.id.rawValue + "-title"
+        var attributes: [HTMLAttribute] = [
+            .class("section"), .id("section-" + child.id.rawValue), .data("section", child.id.rawValue), .aria("labelledby", headingID),
+        ]
+        if case .slots = layout { attributes.append(HTMLAttribute("slot", child.id.rawValue)) }
         if case .failed(let error) = child.loadState {
             attributes.append(.data("load", error is SectionTimedOut ? "timed-out" : "failed"))
         }
@@ -74,30 +90,40 @@ open class StackPageController: SectionController {
                 HTMLRenderer { html in child.renderContent(into: &html) }
             }
         }.render(into: &html)
+        if let start { cardRenderTimes.append((child.id, ContinuousClock.now - start)) }
     }
 
     /// Links that add each section the page does not show.
-    func renderPicker(into html: inout HTMLWriter) {
+    private func renderPicker(into html: inout HTMLWriter) {
         guard let plan, let address, !plan.absentIDs.isEmpty else { return }
         nav(.class("section-picker"), .aria("label", "Add sections")) {
             h2 { "Add a section" }
             ul {
                 for id in plan.absentIDs {
                     li {
-                        a(.href(address.url(for: plan.adding(id))), .data("section-action", "add"), .data("section", id)) {
-                            "+ \(plan.catalog.title(of: id) ?? id)"
+                        a(.href(address.url(for: plan.adding(id))), .data("section-action", "add"), .data("section", id.rawValue)) {
+                            "+ \(plan.catalog.title(of: id) ?? id.rawValue)"
                         }
                     }
                 }
             }
         }.render(into: &html)
     }
+}
 
-    /// The page as a whole document, with `rel=canonical` for its composition.
-    public func renderDocument(stylesheets: [String] = ["/styles.css"], scripts: [String] = [], into html: inout HTMLWriter) {
-        let canonical = plan.flatMap { plan in address.map { $0.url(for: plan) } }
-        HTMLDocument(title: title, stylesheets: stylesheets, scripts: scripts, canonicalURL: canonical) {
-            HTMLRenderer { html in self.render(into: &html) }
-        }.render(into: &html)
-    }
+/// Where a stack's cards go.
+public enum StackLayout: Sendable, Equatable {
+    /// One after another, in page order.
+    case pageOrder
+    /// Into a declarative shadow root's slots, one per section in page
+    /// order, so cards can arrive in any order; the shadow tree links
+    /// `stylesheets` for the frame around the slots.
+    case slots(stylesheets: [String])
+}
+
+/// A card not yet rendered: its section was still loading when the page
+/// was. `offset` is where in the page's bytes the card belongs.
+struct CardGap {
+    let offset: Int
+    let section: SectionController
 }

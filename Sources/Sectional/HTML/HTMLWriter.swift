@@ -70,6 +70,11 @@ public struct HTMLWriter: ~Copyable {
         other.withBytes { append($0) }
     }
 
+    /// Appends a range of another writer's bytes.
+    public mutating func write(_ other: borrowing HTMLWriter, bytes range: Range<Int>) {
+        other.withBytes { append(UnsafeBufferPointer(rebasing: $0[range])) }
+    }
+
     private mutating func append(_ source: UnsafeBufferPointer<UInt8>) {
         guard let start = source.baseAddress, source.count > 0 else { return }
         if count + source.count > capacity { grow(toFit: count + source.count) }

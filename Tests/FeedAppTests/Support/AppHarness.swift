@@ -1,56 +1,53 @@
 import Foundation
 import HTTPServer
-import Synchronization
+import Sectional
+import SectionalTesting
 @testable import FeedApp
 
-/// The application exactly as production builds it, called in-process.
+/// The application exactly as production builds it, called in process
+/// through the testing library's client.
 struct AppHarness {
     static let publicDirectory = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("Public").path
 
-    /// Collects what the app logs.
-    final class LogLines: Sendable {
-        let lines = Mutex<[String]>([])
-    }
-
     let router: Router
-    private let log = LogLines()
+    let client: InProcessClient
+    private let log = LogCollector()
 
-    init(feedStore: any FeedStore = DemoFeedStore(), dayStore: any DayStore = DemoDayStore(), settings: PageSettings = .patient) throws {
-        let log = log
+    init(
+        feedStore: any FeedStore = DemoFeedStore(), dayStore: any DayStore = DemoDayStore(), settings: AppSettings = .patient,
+        clock: any Clock<Duration> = ContinuousClock()
+    ) throws {
         router = try buildRouter(publicDirectory: Self.publicDirectory, feedStore: feedStore, dayStore: dayStore,
-                                 settings: settings, logger: Logger { line in log.lines.withLock { $0.append(line) } })
+                                 settings: settings, clock: clock, logger: log.logger)
+        client = InProcessClient(router)
     }
 
-    var logLines: [String] { log.lines.withLock { $0 } }
+    var logLines: [String] { log.lines }
 
     /// Answers `target` (path and query, as on the request line) like the
-    /// server would, with a streamed body collected whole.
-    func get(_ target: String, method: HTTPMethod = .get, headers: HTTPHeaders = [:]) async throws -> Response {
-        var response = try await answer(target, method: method, headers: headers)
-        if case .stream = response.body { response.body = .bytes(await response.collectBody()) }
-        return response
+    /// server would, with a streamed body read whole.
+    func get(_ target: String, method: HTTPMethod = .get, headers: HTTPHeaders = [:]) async throws -> TestResponse {
+        try await client.execute(method, target, headers: headers)
     }
 
     /// The answer as the router gives it, a streamed body still unread.
-    func answer(_ target: String, method: HTTPMethod = .get, headers: HTTPHeaders = [:]) async throws -> Response {
-        let request = try Request(method: method, target: target, headers: headers)
-        if let immediate = router.respondImmediately(to: request) { return immediate }
-        return await router.respond(to: request)
+    func answer(_ target: String, method: HTTPMethod = .get) async throws -> Response {
+        try await client.answer(method, target)
     }
 }
 
-extension PageSettings {
+extension AppSettings {
     /// Deadlines far beyond any test's loads, so a busy machine never turns
     /// a test about something else into a test of deadlines.
-    static let patient = PageSettings(sectionTimeout: .seconds(30))
+    static let patient = AppSettings(sectionTimeout: .seconds(30))
 }
 
-extension Response {
+extension TestResponse {
     /// The ids of the section cards on a page, top to bottom.
-    var sectionIDs: [String] {
-        bodyText.matches(of: /<section class="section" id="section-[^"]*" data-section="([^"]*)"/).map { String($0.output.1) }
+    var sectionIDs: [SectionID] {
+        bodyText.matches(of: /<section class="section" id="section-[^"]*" data-section="([^"]*)"/).map { SectionID($0.output.1) }
     }
 
     /// Every `href` of links marked with `data-section-action="ACTION"`.

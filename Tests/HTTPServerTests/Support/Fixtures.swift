@@ -1,17 +1,6 @@
 import HTTPServer
 import Synchronization
 
-/// Collects the lines a server or router logs, so tests can read them.
-final class LogCollector: Sendable {
-    private let collected = Mutex<[String]>([])
-
-    var logger: Logger {
-        Logger { [self] line in collected.withLock { $0.append(line) } }
-    }
-
-    var lines: [String] { collected.withLock { $0 } }
-}
-
 /// An error whose description holds what a client must never see.
 struct DatabaseFailure: Error {
     var connection = "postgres://feed:hunter2@db.internal:5432"

@@ -36,10 +36,10 @@ final class CallbackLog {
     }
 
     func record(_ callback: String, of child: SectionController, toParent target: SectionController?) {
-        let tree = watched.map { "\($0.id)[\($0.children.map(\.id).joined(separator: ","))]" }
+        let tree = watched.map { "\($0.id)[\($0.children.map(\.id.rawValue).joined(separator: ","))]" }
         entries.append(Entry(
-            "\(child.id).\(callback)(\(target?.id ?? "nil"))",
-            parent: child.parent?.id,
+            "\(child.id).\(callback)(\(target?.id.rawValue ?? "nil"))",
+            parent: child.parent?.id.rawValue,
             tree: tree.joined(separator: " ")
         ))
     }
@@ -51,9 +51,9 @@ final class CallbackLog {
 class RecordingSection: SectionController {
     let log: CallbackLog
 
-    init(_ id: String, log: CallbackLog) {
+    init(_ id: SectionID, log: CallbackLog) {
         self.log = log
-        super.init(id: id, title: id)
+        super.init(id: id, title: id.rawValue)
     }
 
     override func willMove(toParent parent: SectionController?) {
@@ -69,9 +69,9 @@ class RecordingSection: SectionController {
 final class RecordingContainer: ContainerController {
     let log: CallbackLog
 
-    init(_ id: String, log: CallbackLog) {
+    init(_ id: SectionID, log: CallbackLog) {
         self.log = log
-        super.init(id: id, title: id)
+        super.init(id: id, title: id.rawValue)
     }
 
     override func willMove(toParent parent: SectionController?) {

@@ -7,16 +7,16 @@ final class TextSection: SectionController {
     private(set) var text: String?
 
     /// A section with nothing to load, showing `text`.
-    init(id: String, title: String? = nil, text: String) {
+    init(id: SectionID, title: String? = nil, text: String) {
         self.operation = nil
         self.text = text
-        super.init(id: id, title: title ?? id)
+        super.init(id: id, title: title ?? id.rawValue)
     }
 
     /// A section that loads its text with `operation`.
-    init(id: String, title: String? = nil, load operation: @escaping @Sendable () async throws -> String) {
+    init(id: SectionID, title: String? = nil, load operation: @escaping @Sendable () async throws -> String) {
         self.operation = operation
-        super.init(id: id, title: title ?? id)
+        super.init(id: id, title: title ?? id.rawValue)
     }
 
     override func makeLoad() -> SectionLoad? {
@@ -31,7 +31,7 @@ final class TextSection: SectionController {
 
 extension TextSection {
     /// A section whose load waits `milliseconds`, then returns `"<id> loaded"`.
-    static func sleeping(_ id: String, milliseconds: Int) -> TextSection {
+    static func sleeping(_ id: SectionID, milliseconds: Int) -> TextSection {
         TextSection(id: id) {
             try await Task.sleep(for: .milliseconds(milliseconds))
             return "\(id) loaded"
@@ -39,12 +39,12 @@ extension TextSection {
     }
 
     /// A section whose load throws `error`.
-    static func failing(_ id: String, title: String, error: some Error & Sendable) -> TextSection {
+    static func failing(_ id: SectionID, title: String, error: some Error & Sendable) -> TextSection {
         TextSection(id: id, title: title) { throw error }
     }
 
     /// A section whose load counts its runs in `counter`.
-    static func counting(_ id: String, in counter: LoadCounter) -> TextSection {
+    static func counting(_ id: SectionID, in counter: LoadCounter) -> TextSection {
         TextSection(id: id) {
             let run = counter.increment()
             return "\(id) run \(run)"
@@ -70,11 +70,11 @@ final class LoadCounter: Sendable {
 
 /// Ids written down by concurrent load operations, in the order they came.
 final class IDRecorder: Sendable {
-    private let ids = Mutex<[String]>([])
+    private let ids = Mutex<[SectionID]>([])
 
-    func record(_ id: String) { ids.withLock { $0.append(id) } }
+    func record(_ id: SectionID) { ids.withLock { $0.append(id) } }
 
-    var recorded: [String] { ids.withLock { $0 } }
+    var recorded: [SectionID] { ids.withLock { $0 } }
 }
 
 struct TestLoadError: Error, Sendable, Equatable, CustomStringConvertible {
@@ -85,7 +85,7 @@ struct TestLoadError: Error, Sendable, Equatable, CustomStringConvertible {
 /// A weak reference, to check that controllers are freed.
 struct WeakReference {
     weak var object: SectionController?
-    let id: String
+    let id: SectionID
 
     init(_ object: SectionController) {
         self.object = object

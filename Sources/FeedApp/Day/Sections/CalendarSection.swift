@@ -7,8 +7,9 @@ protocol CalendarSectionDelegate: AnyObject {
 
 /// A week strip (Monday to Sunday) around the chosen date; each day links to
 /// the page for that date, keeping the page's composition.
-final class CalendarSection: SectionController, DaySection {
-    static let id = "calendar"
+final class CalendarSection: SectionController, CatalogSection, DaySection {
+    static let id: SectionID = "calendar"
+    static let title = "Calendar"
     weak var delegate: CalendarSectionDelegate?
     var date: Day
     private let linkPlan: CompositionPlan
@@ -16,7 +17,7 @@ final class CalendarSection: SectionController, DaySection {
     init(date: Day, linkPlan: CompositionPlan) {
         self.date = date
         self.linkPlan = linkPlan
-        super.init(id: Self.id, title: "Calendar")
+        super.init(id: Self.id, title: Self.title)
     }
 
     /// Chooses a date: the parent hears of it and reloads the page for it.

@@ -1,8 +1,9 @@
 import Sectional
 
 /// The night before the day: time asleep, bedtime, quality.
-final class SleepSection: SectionController, DaySection {
-    static let id = "sleep"
+final class SleepSection: SectionController, CatalogSection, DaySection {
+    static let id: SectionID = "sleep"
+    static let title = "Sleep"
     private let store: any DayStore
     var date: Day
     private var night: Night?
@@ -10,7 +11,7 @@ final class SleepSection: SectionController, DaySection {
     init(store: any DayStore, date: Day) {
         self.store = store
         self.date = date
-        super.init(id: Self.id, title: "Sleep")
+        super.init(id: Self.id, title: Self.title)
     }
 
     override func makeLoad() -> SectionLoad? {

@@ -1,8 +1,9 @@
 import Sectional
 
 /// Steps, active minutes and calories for the day.
-final class SummarySection: SectionController, DaySection {
-    static let id = "summary"
+final class SummarySection: SectionController, CatalogSection, DaySection {
+    static let id: SectionID = "summary"
+    static let title = "Summary"
     private let store: any DayStore
     var date: Day
     private var summary: DaySummary?
@@ -10,7 +11,7 @@ final class SummarySection: SectionController, DaySection {
     init(store: any DayStore, date: Day) {
         self.store = store
         self.date = date
-        super.init(id: Self.id, title: "Summary")
+        super.init(id: Self.id, title: Self.title)
     }
 
     override func makeLoad() -> SectionLoad? {

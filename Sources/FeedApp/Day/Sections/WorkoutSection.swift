@@ -1,8 +1,9 @@
 import Sectional
 
 /// The day's workout, or a rest day.
-final class WorkoutSection: SectionController, DaySection {
-    static let id = "workout"
+final class WorkoutSection: SectionController, CatalogSection, DaySection {
+    static let id: SectionID = "workout"
+    static let title = "Workout"
     private let store: any DayStore
     var date: Day
     private var workout: Workout?
@@ -10,7 +11,7 @@ final class WorkoutSection: SectionController, DaySection {
     init(store: any DayStore, date: Day) {
         self.store = store
         self.date = date
-        super.init(id: Self.id, title: "Workout")
+        super.init(id: Self.id, title: Self.title)
     }
 
     override func makeLoad() -> SectionLoad? {

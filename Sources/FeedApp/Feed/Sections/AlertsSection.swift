@@ -1,14 +1,15 @@
 import Sectional
 
 /// Alerts, most severe first.
-final class AlertsSection: SectionController {
-    static let id = "alerts"
+final class AlertsSection: SectionController, CatalogSection {
+    static let id: SectionID = "alerts"
+    static let title = "Alerts"
     private let store: any FeedStore
     private var alerts: [FeedAlert] = []
 
     init(store: any FeedStore) {
         self.store = store
-        super.init(id: Self.id, title: "Alerts")
+        super.init(id: Self.id, title: Self.title)
     }
 
     override func makeLoad() -> SectionLoad? {

@@ -1,14 +1,15 @@
 import Sectional
 
 /// The user's accounts with their balances and a total; negative balances marked.
-final class BalancesSection: SectionController {
-    static let id = "balances"
+final class BalancesSection: SectionController, CatalogSection {
+    static let id: SectionID = "balances"
+    static let title = "Balances"
     private let store: any FeedStore
     private var accounts: [Account] = []
 
     init(store: any FeedStore) {
         self.store = store
-        super.init(id: Self.id, title: "Balances")
+        super.init(id: Self.id, title: Self.title)
     }
 
     override func makeLoad() -> SectionLoad? {

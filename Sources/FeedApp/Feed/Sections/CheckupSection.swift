@@ -2,8 +2,9 @@ import Sectional
 
 /// A financial check-up quiz, answered by a plain GET form; once every
 /// question is answered it shows the score and tips.
-final class CheckupSection: SectionController {
-    static let id = "checkup"
+final class CheckupSection: SectionController, CatalogSection {
+    static let id: SectionID = "checkup"
+    static let title = "Financial check-up"
     private let quiz: CheckupQuiz
     private let answers: [String: String]
     /// Where the form submits: the page, with its current composition kept.
@@ -15,7 +16,7 @@ final class CheckupSection: SectionController {
         self.answers = answers
         self.formAction = formAction
         self.hiddenItems = hiddenItems
-        super.init(id: Self.id, title: "Financial check-up")
+        super.init(id: Self.id, title: Self.title)
     }
 
     override func render(into html: inout HTMLWriter) {

@@ -1,14 +1,15 @@
 import Sectional
 
 /// The credit score, its band, and twelve months of history as a small chart.
-final class CreditScoreSection: SectionController {
-    static let id = "credit-score"
+final class CreditScoreSection: SectionController, CatalogSection {
+    static let id: SectionID = "credit-score"
+    static let title = "Credit score"
     private let store: any FeedStore
     private var credit = CreditScore(score: 0, history: [])
 
     init(store: any FeedStore) {
         self.store = store
-        super.init(id: Self.id, title: "Credit score")
+        super.init(id: Self.id, title: Self.title)
     }
 
     override func makeLoad() -> SectionLoad? {

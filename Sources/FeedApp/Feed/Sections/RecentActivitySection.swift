@@ -1,14 +1,15 @@
 import Sectional
 
 /// The latest transactions: date, merchant, amount.
-final class RecentActivitySection: SectionController {
-    static let id = "recent-activity"
+final class RecentActivitySection: SectionController, CatalogSection {
+    static let id: SectionID = "recent-activity"
+    static let title = "Recent activity"
     private let store: any FeedStore
     private var transactions: [Transaction] = []
 
     init(store: any FeedStore) {
         self.store = store
-        super.init(id: Self.id, title: "Recent activity")
+        super.init(id: Self.id, title: Self.title)
     }
 
     override func makeLoad() -> SectionLoad? {

@@ -1,7 +1,8 @@
 import Sectional
+import SectionalServer
 
-/// How pages load and send their sections: the app's knobs, set by flags.
-public struct PageSettings: Sendable, Equatable {
+/// How the app's pages load and send their sections: its knobs, set by flags.
+public struct AppSettings: Sendable, Equatable {
     /// A section's load deadline unless the section sets its own.
     public var sectionTimeout: Duration
     /// Whether pages stream by default (`?stream=0` turns it off per request).
@@ -15,12 +16,16 @@ public struct PageSettings: Sendable, Equatable {
         self.simulatedFaults = simulatedFaults
     }
 
-    /// Applies the simulated faults to the loads of the sections they name.
-    var interceptor: LoadInterceptor? {
+    /// The framework's settings, with the simulated faults applied to the loads of the sections they name.
+    func pageSettings(clock: any Clock<Duration>) -> PageSettings {
+        PageSettings(sectionTimeout: sectionTimeout, streaming: streaming, intercept: interceptor, clock: clock)
+    }
+
+    private var interceptor: LoadInterceptor? {
         guard !simulatedFaults.isEmpty else { return nil }
         let faults = simulatedFaults
         return { id, operation in
-            guard let fault = faults[id] else { return operation }
+            guard let fault = faults[id.rawValue] else { return operation }
             return { try await fault.apply(to: operation) }
         }
     }

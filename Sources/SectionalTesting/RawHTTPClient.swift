@@ -5,15 +5,23 @@ import Foundation
 ///
 /// Every read and write has a timeout, so a server that never answers fails
 /// the test instead of hanging the run. It blocks its thread: use it inside
-/// `onThread`, never directly on the concurrency pool the server's tasks need.
-final class RawHTTPClient {
-    enum Failure: Error, CustomStringConvertible {
+/// `onOwnThread`, never directly on the concurrency pool the server's tasks need.
+///
+/// ```swift
+/// let response = try await onOwnThread {
+///     let client = try RawHTTPClient(port: server.port)
+///     try client.send("GET /feed HTTP/1.1\r\nHost: localhost\r\nContent-Length: -1\r\n\r\n")
+///     return try client.readResponse()
+/// }
+/// ```
+public final class RawHTTPClient {
+    public enum Failure: Error, CustomStringConvertible {
         case connect(errno: Int32)
         case timedOut
         case closedByServer(afterBytes: Int)
         case malformed(String)
 
-        var description: String {
+        public var description: String {
             switch self {
             case .connect(let code): "connect failed: \(String(cString: strerror(code)))"
             case .timedOut: "no answer before the timeout"
@@ -28,7 +36,7 @@ final class RawHTTPClient {
     private var pending: [UInt8] = []
 
     /// Connects to `127.0.0.1:port`.
-    init(port: Int, timeout: Duration = .seconds(20)) throws {
+    public init(port: Int, timeout: Duration = .seconds(20)) throws {
         descriptor = try Self.connect(port: port)
         var limit = timeval(tv_sec: Int(timeout.components.seconds), tv_usec: 0)
         setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))
@@ -38,7 +46,7 @@ final class RawHTTPClient {
     deinit { close(descriptor) }
 
     /// Whether a connection attempt to `127.0.0.1:port` is refused.
-    static func isRefused(port: Int) -> Bool {
+    public static func isRefused(port: Int) -> Bool {
         do {
             close(try connect(port: port))
             return false
@@ -50,7 +58,7 @@ final class RawHTTPClient {
     }
 
     /// Sends raw bytes, e.g. a request written out by hand.
-    func send(_ text: String) throws {
+    public func send(_ text: String) throws {
         var bytes = Array(text.utf8)[...]
         while !bytes.isEmpty {
             let sent = bytes.withUnsafeBytes { sendWithoutSignal(descriptor, $0) }
@@ -60,13 +68,13 @@ final class RawHTTPClient {
     }
 
     /// Sends a GET request and reads its response.
-    func request(_ target: String, headers: [String] = []) throws -> RawResponse {
+    public func request(_ target: String, headers: [String] = []) throws -> RawResponse {
         try request("GET", target, headers: headers)
     }
 
     /// Sends one request and reads its response. `headers` are whole lines
     /// such as `If-None-Match: "x"`; a body gets its `Content-Length`.
-    func request(_ method: String, _ target: String, headers: [String] = [], body: String? = nil) throws -> RawResponse {
+    public func request(_ method: String, _ target: String, headers: [String] = [], body: String? = nil) throws -> RawResponse {
         var lines = ["\(method) \(target) HTTP/1.1", "Host: 127.0.0.1"] + headers
         if let body { lines.append("Content-Length: \(body.utf8.count)") }
         try send(lines.joined(separator: "\r\n") + "\r\n\r\n" + (body ?? ""))
@@ -76,7 +84,7 @@ final class RawHTTPClient {
     /// Reads exactly one response: its head, then as many body bytes as
     /// `Content-Length` announces (none for HEAD, 304 and 204), so the next
     /// response on the connection starts where this one ends.
-    func readResponse(toHead: Bool = false) throws -> RawResponse {
+    public func readResponse(toHead: Bool = false) throws -> RawResponse {
         let separator: [UInt8] = Array("\r\n\r\n".utf8)
         var headEnd: Int?
         while true {
@@ -96,7 +104,7 @@ final class RawHTTPClient {
             guard let colon = line.firstIndex(of: ":") else { throw Failure.malformed("header line '\(line)'") }
             return (name: String(line[..<colon]), value: line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces))
         }
-        var response = RawResponse(status: status, headers: headers, body: [])
+        var response = RawResponse(status: status, reason: statusLine.count > 2 ? String(statusLine[2]) : "", headers: headers, body: [])
 
         if toHead || status == 304 || status == 204 || status < 200 { return response }
         if let length = response.header("Content-Length").flatMap({ Int($0) }) {
@@ -116,7 +124,7 @@ final class RawHTTPClient {
 
     /// Reads one chunk of a chunked body; `nil` for the last (empty) chunk,
     /// after which the next response may follow.
-    func readChunk() throws -> [UInt8]? {
+    public func readChunk() throws -> [UInt8]? {
         let line = try readLine()
         guard let size = Int(line.split(separator: ";")[0], radix: 16) else {
             throw Failure.malformed("chunk size line '\(line)'")
@@ -141,16 +149,30 @@ final class RawHTTPClient {
     }
 
     /// Closes the connection from the client's side, mid-response if need be.
-    func disconnect() {
+    public func disconnect() {
         shutdown(descriptor, Int32(SHUT_RDWR))
     }
 
     /// Whether the server has closed the connection (waits up to the timeout for it).
-    func isClosedByServer() -> Bool {
+    public func isClosedByServer() -> Bool {
         guard pending.isEmpty else { return false }
         var byte: UInt8 = 0
         return recv(descriptor, &byte, 1, 0) == 0
     }
+
+    /// Reads until the bytes received and not yet consumed contain
+    /// `marker`, consuming nothing: for watching a stream arrive. `false`
+    /// on timeout or close.
+    public func waitFor(_ marker: String) -> Bool {
+        let bytes = Array(marker.utf8)
+        while pending.firstRange(of: bytes) == nil {
+            guard (try? receiveMore(responseBytesSoFar: pending.count)) != nil else { return false }
+        }
+        return true
+    }
+
+    /// Received bytes not yet consumed as a response, as text.
+    public var unreadText: String { String(decoding: pending, as: UTF8.self) }
 
     private func receiveMore(responseBytesSoFar count: Int) throws {
         var chunk = [UInt8](repeating: 0, count: 64 * 1024)
@@ -181,17 +203,24 @@ final class RawHTTPClient {
 }
 
 /// A response as it came over the wire.
-struct RawResponse: Sendable {
-    var status: Int
-    var headers: [(name: String, value: String)]
-    var body: [UInt8]
+public struct RawResponse: Sendable {
+    public var status: Int
+    /// The status line's reason phrase.
+    public var reason: String = ""
+    public var headers: [(name: String, value: String)]
+    public var body: [UInt8]
 
     /// The first value of the named header (case-insensitive).
-    func header(_ name: String) -> String? {
+    public func header(_ name: String) -> String? {
         headers.first { $0.name.lowercased() == name.lowercased() }?.value
     }
 
-    var text: String { String(decoding: body, as: UTF8.self) }
+    /// Every value of the named header, in order.
+    public func headerValues(_ name: String) -> [String] {
+        headers.filter { $0.name.lowercased() == name.lowercased() }.map(\.value)
+    }
+
+    public var text: String { String(decoding: body, as: UTF8.self) }
 }
 
 // The socket calls, outside the class whose methods share their names.

@@ -1,0 +1,57 @@
+/// A page's sections as types: each entry's id and title come from its
+/// `CatalogSection` type, with the factory that makes it for one request.
+///
+/// ```swift
+/// let catalog = PageCatalog<FeedContext>(
+///     [
+///         .section(BalancesSection.self) { _ in BalancesSection(store: store) },
+///         .section(CheckupSection.self) { setup in CheckupSection(answers: setup.context.answers) },
+///     ],
+///     defaults: [BalancesSection.self]
+/// )
+/// ```
+public struct PageCatalog<Context>: Sendable {
+    public struct Entry: Sendable {
+        public let id: SectionID
+        public let title: String
+        let make: @Sendable (SectionSetup<Context>) -> SectionController
+
+        /// The section of type `Section`, made by `make`.
+        public static func section<Section: CatalogSection>(
+            _ type: Section.Type, _ make: @escaping @Sendable (SectionSetup<Context>) -> Section
+        ) -> Entry {
+            Entry(id: Section.id, title: Section.title, make: make)
+        }
+    }
+
+    public let entries: [Entry]
+    /// The ids and titles alone, for composition and links.
+    public let sections: SectionCatalog
+
+    /// - Parameters:
+    ///   - entries: every section, in the order offered to be added.
+    ///   - defaults: the sections shown, in order, when the query says nothing.
+    public init(_ entries: [Entry], defaults: [any CatalogSection.Type]) {
+        self.entries = entries
+        sections = SectionCatalog(entries: entries.map { .init(id: $0.id, title: $0.title) }, defaultIDs: defaults.map { $0.id })
+    }
+
+    /// A new controller for the section `id`; `nil` when the catalog has no such section.
+    public func makeSection(_ id: SectionID, _ setup: SectionSetup<Context>) -> SectionController? {
+        entries.first { $0.id == id }?.make(setup)
+    }
+}
+
+/// What a catalog's section is made from: the page's own context (a date,
+/// form answers) and the composition and address the page is shown with.
+public struct SectionSetup<Context> {
+    public let context: Context
+    public let plan: CompositionPlan
+    public let address: PageAddress
+
+    public init(context: Context, plan: CompositionPlan, address: PageAddress) {
+        self.context = context
+        self.plan = plan
+        self.address = address
+    }
+}

@@ -1,0 +1,117 @@
+/// A composed page as a document: the head around a controller tree whose
+/// stack holds the sections.
+///
+/// Sent whole, streamed in page order, or streamed as sections finish, it
+/// runs one render path: the tree renders itself once, leaving a gap for
+/// each card whose section is still loading, and each gap is rendered as
+/// its section finishes. Streamed in page order, the bytes are exactly
+/// those of the page sent whole.
+public struct PageDocument {
+    public var title: String
+    public var head: DocumentHead
+    /// The tree's root: the page itself, or a shell (a site header) around it.
+    public let root: SectionController
+    /// The stack whose cards are the sections.
+    public let page: StackPageController
+
+    public init(title: String, head: DocumentHead, root: SectionController, page: StackPageController) {
+        precondition(root === page || root.isAncestor(of: page), "The page must be in the root's tree.")
+        self.title = title
+        self.head = head
+        self.root = root
+        self.page = page
+    }
+
+    /// Loads every section, then renders the whole document, timing each card.
+    public func renderWhole(loading options: LoadOptions, into html: inout HTMLWriter) async -> LoadReport {
+        let report = await root.loadTree(options)
+        page.timesCards = true
+        render(into: &html)
+        page.timesCards = false
+        return report
+    }
+
+    /// Sends the document as it becomes ready: at once everything that needs
+    /// no section, then each card in page order as soon as it and the cards
+    /// above it are ready; or, with `outOfOrder`, each card as it finishes,
+    /// into slots that keep page order on screen.
+    public func stream(outOfOrder: Bool, loading options: LoadOptions, send: ([UInt8]) -> Void) async -> LoadReport {
+        if outOfOrder { page.layout = .slots(stylesheets: head.stylesheets) }
+        var stream = GapFiller(outOfOrder: outOfOrder)
+        let report = await root.loadTree(options) {
+            if !stream.hasRendered {
+                page.leavesGapsForUnfinishedCards = true
+                render(into: &stream.document)
+                page.leavesGapsForUnfinishedCards = false
+                let (gaps, cardsEnd) = page.takeGaps()
+                stream.begin(gaps: gaps, cardsEnd: cardsEnd)
+            }
+            let ready = stream.takeReady(page)
+            if !ready.isEmpty { send(ready) }
+        }
+        let rest = stream.takeReady(page)
+        if !rest.isEmpty { send(rest) }
+        return report
+    }
+
+    private func render(into html: inout HTMLWriter) {
+        let canonical = page.plan.flatMap { plan in page.address?.url(for: plan) }
+        HTMLDocument(title: title, head: head, canonicalURL: canonical) {
+            HTMLRenderer { html in root.renderContent(into: &html) }
+        }.render(into: &html)
+    }
+}
+
+/// The rendered document with its gaps, and how much of it has been sent.
+private struct GapFiller: ~Copyable {
+    let outOfOrder: Bool
+    var document = HTMLWriter(capacity: 16 * 1024)
+    private(set) var hasRendered = false
+    private var gaps: [CardGap] = []
+    private var sent = 0
+    /// Out of order, everything before the end of the cards (the shell and
+    /// the finished cards) is sent at once; the rest follows the last card.
+    private var shellEnd = 0
+
+    init(outOfOrder: Bool) { self.outOfOrder = outOfOrder }
+
+    mutating func begin(gaps: [CardGap], cardsEnd: Int) {
+        self.gaps = gaps
+        shellEnd = gaps.isEmpty ? document.count : cardsEnd
+        hasRendered = true
+    }
+
+    /// The bytes that can go out now: filled gaps and what lies between them.
+    mutating func takeReady(_ page: StackPageController) -> [UInt8] {
+        guard hasNewBytes else { return [] }
+        var ready = HTMLWriter()
+        if outOfOrder {
+            append(upTo: shellEnd, to: &ready)
+            gaps.removeAll { gap in
+                guard gap.section.isLoadFinished else { return false }
+                page.renderCard(gap.section, into: &ready)
+                return true
+            }
+        } else {
+            while let gap = gaps.first, gap.section.isLoadFinished {
+                append(upTo: gap.offset, to: &ready)
+                page.renderCard(gap.section, into: &ready)
+                gaps.removeFirst()
+            }
+        }
+        append(upTo: gaps.first.map { outOfOrder ? shellEnd : $0.offset } ?? document.count, to: &ready)
+        return ready.count > 0 ? ready.bytes : []
+    }
+
+    /// Whether a gap can be filled or unsent bytes precede the first gap.
+    private var hasNewBytes: Bool {
+        if gaps.contains(where: { $0.section.isLoadFinished }) { return true }
+        return sent < (gaps.first.map { outOfOrder ? shellEnd : $0.offset } ?? document.count)
+    }
+
+    private mutating func append(upTo end: Int, to ready: inout HTMLWriter) {
+        guard end > sent else { return }
+        ready.write(document, bytes: sent..<end)
+        sent = end
+    }
+}

@@ -1,0 +1,82 @@
+import HTTPServer
+import Sectional
+
+/// A page composed from a catalog of sections: all an app declares for
+/// `router.addPage(_:in:)` to serve it whole or streamed, as fragments and
+/// as JSON.
+///
+/// ```swift
+/// struct FeedPage: ComposedPage {
+///     let name = "feed"
+///     let title = "Feed"
+///     let catalog: PageCatalog<Void>
+///
+///     init(store: any FeedStore) {
+///         catalog = PageCatalog(
+///             [.section(BalancesSection.self) { _ in BalancesSection(store: store) }],
+///             defaults: [BalancesSection.self])
+///     }
+/// }
+/// ```
+public protocol ComposedPage: Sendable {
+    /// What the page reads from its query besides composition, e.g. a date;
+    /// `Void` when nothing.
+    associatedtype Context: Sendable
+
+    /// The path segment: `feed` serves `/feed`, `/feed/sections/{id}` and `/api/feed/sections`.
+    var name: String { get }
+    /// The page's own title, shown in the document's title.
+    var title: String { get }
+    var catalog: PageCatalog<Context> { get }
+
+    /// Reads the context from the request's query.
+    /// - Throws: a 400 `HTTPError` when it is malformed.
+    func context(from request: Request) throws(HTTPError) -> Context
+
+    /// Query items every link of the page keeps, e.g. the date. None by default.
+    func linkContext(_ context: Context) -> [PageAddress.QueryPair]
+
+    /// The page controller with a child for each of the plan's sections.
+    /// The default is a `StackPageController` of the catalog's sections.
+    func makePage(_ setup: SectionSetup<Context>) -> StackPageController
+}
+
+extension ComposedPage {
+    public func linkContext(_ context: Context) -> [PageAddress.QueryPair] { [] }
+
+    public func makePage(_ setup: SectionSetup<Context>) -> StackPageController {
+        let page = StackPageController(id: SectionID(name), title: title)
+        page.addSections(from: catalog, setup)
+        return page
+    }
+
+    /// `/feed` for the page named `feed`.
+    public var path: String { "/" + name }
+
+    /// Where the page lives, with the context its links keep.
+    public func address(_ context: Context) -> PageAddress {
+        PageAddress(path: path, context: linkContext(context))
+    }
+
+    /// The composition a request asks for.
+    /// - Throws: a 400 `HTTPError` naming the unknown sections, with the valid ones as its detail.
+    public func plan(from request: Request) throws(HTTPError) -> CompositionPlan {
+        do {
+            return try CompositionPlan(catalog: catalog.sections, query: request.query.lazy.map { ($0.name, $0.value) })
+        } catch {
+            throw HTTPError(.badRequest, error.description, detail: ValidSections(error.validIDs))
+        }
+    }
+}
+
+extension ComposedPage where Context == Void {
+    public func context(from request: Request) throws(HTTPError) {}
+}
+
+/// The sections a page has: the detail of an error about a section id.
+/// A JSON error lists them as `validSections`.
+public struct ValidSections: HTTPErrorDetail, Equatable {
+    public var validSections: [SectionID]
+
+    public init(_ ids: [SectionID]) { validSections = ids }
+}

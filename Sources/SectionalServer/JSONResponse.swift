@@ -1,0 +1,16 @@
+import FoundationEssentials
+import HTTPServer
+
+extension Response {
+    /// A value as JSON; `pretty` indents it for people.
+    public static func json(_ value: some Encodable, status: HTTPStatus = .ok, pretty: Bool = false) -> Response {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = pretty ? [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes] : [.sortedKeys, .withoutEscapingSlashes]
+        // Encoding these plain value types cannot fail.
+        let body = (try? encoder.encode(value)).map(Array.init) ?? Array("{}".utf8)
+        return Response(
+            status: status,
+            headers: ["Content-Type": "application/json", "Cache-Control": "private, no-store", "X-Content-Type-Options": "nosniff"],
+            body: .bytes(body + (pretty ? [10] : [])))
+    }
+}

@@ -1,0 +1,65 @@
+import HTTPServer
+import Sectional
+
+/// What every page of an app shares: its name, its document head, the
+/// banner above each page, where error pages lead back to, the headers of
+/// its HTML answers, and how pages load and send their sections.
+///
+/// ```swift
+/// let site = Site(name: "Sectional", head: DocumentHead(language: "en", stylesheets: ["/styles.css"]),
+///                 home: .init(path: "/feed", label: "Back to the feed"),
+///                 banner: { active in SiteHeader(active: active) })
+/// var router = Router(staticFiles: files)
+/// router.useErrorPages(of: site)
+/// router.addPage(FeedPage(store: store), in: site)
+/// ```
+public struct Site: Sendable {
+    /// A link back to the app's main page, on error pages.
+    public struct HomeLink: Sendable {
+        public var path: String
+        public var label: String
+
+        public init(path: String, label: String) {
+            self.path = path
+            self.label = label
+        }
+    }
+
+    /// Ends every document's title: `Feed · Sectional`.
+    public var name: String
+    public var head: DocumentHead
+    public var home: HomeLink
+    /// Rendered above each page (`activePage` is the page's name) and each error page (`nil`).
+    public var banner: @Sendable (_ activePage: String?) -> any HTML
+    /// Headers of every HTML answer.
+    public var htmlHeaders: HTTPHeaders
+    public var settings: PageSettings
+
+    public init(
+        name: String, head: DocumentHead, home: HomeLink,
+        banner: @escaping @Sendable (_ activePage: String?) -> any HTML = { _ in EmptyHTML() },
+        htmlHeaders: HTTPHeaders = Site.privateHTMLHeaders, settings: PageSettings = PageSettings()
+    ) {
+        self.name = name
+        self.head = head
+        self.home = home
+        self.banner = banner
+        self.htmlHeaders = htmlHeaders
+        self.settings = settings
+    }
+
+    /// Personal pages stay out of shared caches, the page may run only its
+    /// own script and be framed by nobody.
+    public static let privateHTMLHeaders: HTTPHeaders = [
+        "Content-Type": "text/html; charset=utf-8",
+        "Cache-Control": "private, no-store",
+        "Content-Security-Policy": "default-src 'self'; img-src 'self' data:; base-uri 'none'; form-action 'self'; frame-ancestors 'none'",
+        "X-Content-Type-Options": "nosniff",
+        "Referrer-Policy": "same-origin",
+    ]
+
+    /// A rendered page or fragment.
+    public func html(_ html: borrowing HTMLWriter, status: HTTPStatus = .ok) -> Response {
+        Response(status: status, headers: htmlHeaders, body: .bytes(html.bytes))
+    }
+}

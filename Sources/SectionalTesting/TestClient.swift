@@ -1,0 +1,72 @@
+import HTTPServer
+
+/// Sends requests to an app under test and reads whole answers, the same
+/// way in process and over a real socket: write a test once, run it on
+/// either (`withTestClient(_:_:_:)`).
+///
+/// ```swift
+/// try await withTestClient(router, .live) { client in
+///     let response = try await client.get("/feed?sections=alerts")
+///     #expect(response.status == .ok)
+/// }
+/// ```
+public protocol TestClient: Sendable {
+    /// Sends one request; a streamed body is read to its end.
+    func execute(_ method: HTTPMethod, _ target: String, headers: HTTPHeaders, body: [UInt8]) async throws -> TestResponse
+}
+
+extension TestClient {
+    /// `GET target`, `target` as on the request line: path and query.
+    public func get(_ target: String, headers: HTTPHeaders = [:]) async throws -> TestResponse {
+        try await execute(.get, target, headers: headers, body: [])
+    }
+
+    /// `HEAD target`: the headers of a `GET`, no body.
+    public func head(_ target: String, headers: HTTPHeaders = [:]) async throws -> TestResponse {
+        try await execute(.head, target, headers: headers, body: [])
+    }
+
+    public func execute(_ method: HTTPMethod, _ target: String, headers: HTTPHeaders = [:]) async throws -> TestResponse {
+        try await execute(method, target, headers: headers, body: [])
+    }
+}
+
+/// An answer as a client reads it: status, headers as sent, whole body.
+public struct TestResponse: Sendable {
+    public var status: HTTPStatus
+    public var headers: HTTPHeaders
+    public var bodyBytes: [UInt8]
+
+    public init(status: HTTPStatus, headers: HTTPHeaders, bodyBytes: [UInt8]) {
+        self.status = status
+        self.headers = headers
+        self.bodyBytes = bodyBytes
+    }
+
+    /// The body as UTF-8 text.
+    public var bodyText: String { String(decoding: bodyBytes, as: UTF8.self) }
+}
+
+/// Where a `TestClient` finds the app.
+public enum TestMode: Sendable, CaseIterable {
+    /// The responder called in this process: fast, no socket.
+    case inProcess
+    /// A real `Server` on a free loopback port, spoken to over HTTP/1.1.
+    case live
+}
+
+/// Runs `body` with a client for `responder`: in process, or against a real
+/// server on a free port that is stopped afterwards.
+public func withTestClient<Result: Sendable>(
+    _ responder: some Responder, _ mode: TestMode, configuration: ServerConfiguration = .forTests(),
+    _ body: (any TestClient) async throws -> Result
+) async throws -> Result {
+    switch mode {
+    case .inProcess:
+        return try await body(InProcessClient(responder))
+    case .live:
+        return try await withLiveServer(responder, configuration: configuration) { server in
+            try await body(LiveClient(port: server.port))
+        }
+    }
+}

@@ -1,0 +1,90 @@
+import HTTPServer
+import Sectional
+import SectionalServer
+import SectionalTesting
+import Testing
+
+/// What the bridge gives an app that only declares a page: the whole
+/// page, fragments, JSON, errors with typed details, the app's document.
+@Suite("Serving a declared page")
+struct ComposedPageTests {
+    @Test("A page is served whole, as fragments and as JSON, in process and live", arguments: TestMode.allCases)
+    func servedThreeWays(mode: TestMode) async throws {
+        try await withTestClient(NotesApp.router(), mode) { client in
+            let page = try await client.get("/notes")
+            #expect(page.status == .ok)
+            #expect(page.bodyText.contains(#"<section class="section" id="section-pinned""#))
+            #expect(page.bodyText.contains("Buy &lt;milk&gt; &amp; bread"))
+            #expect(page.bodyText.contains("<title>Notes · Notes</title>"))
+            #expect(page.bodyText.contains(#"<header class="banner">Notes app, on notes</header>"#))
+
+            let fragment = try await client.get("/notes/sections/archive")
+            #expect(fragment.status == .ok)
+            #expect(fragment.bodyText.hasPrefix(#"<section class="section" id="section-archive""#))
+
+            let json = try await client.get("/api/notes/sections?add=archive")
+            #expect(json.headers["Content-Type"] == "application/json")
+            #expect(json.bodyText.contains(#""fragment":"/notes/sections/pinned?sections=pinned,latest,archive""#))
+        }
+    }
+
+    @Test("The document's head is the app's: language, stylesheets and icon, none assumed")
+    func documentHeadIsTheApps() async throws {
+        let client = InProcessClient(NotesApp.router(language: "fr"))
+        let page = try await client.get("/notes?stream=0")
+        #expect(page.bodyText.hasPrefix("<!DOCTYPE html>\n<html lang=\"fr\">"))
+        #expect(page.bodyText.contains(#"<link rel="stylesheet" href="/notes.css">"#))
+        #expect(!page.bodyText.contains("favicon"), "no icon unless the app names one")
+        #expect(!page.bodyText.contains("/styles.css") && !page.bodyText.contains("<script"))
+    }
+
+    @Test("An unknown section is a 400 whose JSON lists the valid sections as typed detail")
+    func unknownSectionDetail() async throws {
+        let client = InProcessClient(NotesApp.router())
+        let json = try await client.get("/api/notes/sections?add=nope")
+        #expect(json.status == .badRequest)
+        #expect(json.bodyText.contains(#""validSections":["pinned","latest","archive"]"#))
+        #expect(json.bodyText.contains(#""status":400"#))
+
+        let page = try await client.get("/notes?remove=nope")
+        #expect(page.status == .badRequest)
+        #expect(page.bodyText.contains(#"<ul class="valid-sections"><li>pinned</li><li>latest</li><li>archive</li></ul>"#))
+        #expect(page.bodyText.contains(#"<a href="/notes">Back to notes</a>"#))
+
+        let fragment = try await client.get("/notes/sections/nope")
+        #expect(fragment.status == .notFound)
+        #expect(fragment.bodyText.contains("<li>archive</li>"))
+    }
+
+    @Test("Streamed in page order, the bytes are the whole page's; out of order, cards fill slots")
+    func streamedEqualsWhole() async throws {
+        let client = InProcessClient(NotesApp.router())
+        for query in ["", "?sections=latest,pinned", "?add=archive", "?sections="] {
+            let whole = try await client.get("/notes" + query + (query.isEmpty ? "?" : "&") + "stream=0")
+            let streamed = try await client.get("/notes" + query)
+            #expect(streamed.bodyText == whole.bodyText, "\(query)")
+        }
+        let outOfOrder = try await client.get("/notes?stream=ooo").bodyText
+        #expect(outOfOrder.contains(#"<template shadowrootmode="open"><link rel="stylesheet" href="/notes.css"><slot name="pinned">"#))
+        #expect(outOfOrder.contains(#"data-section="latest" aria-labelledby="latest-title" slot="latest""#))
+    }
+
+    @Test("A whole page's timing travels in the response's own field and goes out as Server-Timing")
+    func timingField() async throws {
+        let router = NotesApp.router()
+        let response = try await InProcessClient(router).answer(.get, "/notes?stream=0")
+        let timing = try #require(response.timing)
+        #expect(timing.entries.map(\.name) == ["load-latest", "render-pinned", "render-latest"])
+        #expect(response.headers["Server-Timing"] == nil, "the server adds the header from the field")
+        #expect(response.sentHeaders["Server-Timing"] == timing.headerValue)
+
+        let log = LogCollector()
+        var configuration = ServerConfiguration.forTests()
+        configuration.accessLog = true
+        try await withLiveServer(router, configuration: configuration, logger: log.logger) { server in
+            let live = try await LiveClient(port: server.port).get("/notes?stream=0")
+            #expect(live.headers["Server-Timing"]?.hasPrefix("load-latest;dur=") == true)
+        }
+        #expect(log.lines.contains { $0.contains("/notes?stream=0 200") && $0.contains("[load-latest;dur=") })
+    }
+}

@@ -119,7 +119,8 @@ struct PageRoutes<Page: ComposedPage>: Sendable {
     private func makeDocument(plan: CompositionPlan, context: Page.Context) -> PageDocument {
         let controller = makePage(plan: plan, context: context)
         let shell = PageShell(page: controller, banner: site.banner(page.name))
-        return PageDocument(title: "\(controller.title) · \(site.name)", head: site.head, root: shell, page: controller)
+        let canonical = site.linksCanonicalURL ? controller.address?.url(for: plan) : nil
+        return PageDocument(title: site.documentTitle(controller.title), head: site.head, canonicalURL: canonical, root: shell, page: controller)
     }
 
     /// Sections that fell back are logged; the page still answers.

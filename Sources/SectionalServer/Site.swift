@@ -27,6 +27,11 @@ public struct Site: Sendable {
 
     /// Ends every document's title: `Feed · Sectional`.
     public var name: String
+    /// A page's document title from its own title; by default `TITLE · NAME`.
+    public var documentTitle: @Sendable (_ pageTitle: String) -> String
+    /// Whether pages link their canonical address (`rel=canonical`), which
+    /// names their composition so every spelling of a query maps to one URL.
+    public var linksCanonicalURL = true
     public var head: DocumentHead
     public var home: HomeLink
     /// Rendered above each page (`activePage` is the page's name) and each error page (`nil`).
@@ -36,11 +41,12 @@ public struct Site: Sendable {
     public var settings: PageSettings
 
     public init(
-        name: String, head: DocumentHead, home: HomeLink,
+        name: String, head: DocumentHead, home: HomeLink, documentTitle: (@Sendable (_ pageTitle: String) -> String)? = nil,
         banner: @escaping @Sendable (_ activePage: String?) -> any HTML = { _ in EmptyHTML() },
         htmlHeaders: HTTPHeaders = Site.privateHTMLHeaders, settings: PageSettings = PageSettings()
     ) {
         self.name = name
+        self.documentTitle = documentTitle ?? { pageTitle in pageTitle + " · " + name }
         self.head = head
         self.home = home
         self.banner = banner

@@ -3,7 +3,7 @@ import Testing
 
 @Suite("HTMLDocument")
 struct HTMLDocumentTests {
-    private let head = DocumentHead(language: "en", stylesheets: ["/styles.css"], scripts: ["/app.js"],
+    private let head = DocumentHead(language: "en", viewport: "width=device-width, initial-scale=1", stylesheets: ["/styles.css"], scripts: ["/app.js"],
                                     icon: .init(href: "/favicon.svg", type: "image/svg+xml"))
 
     @Test func documentHasDoctypeHeadAndBody() {
@@ -43,6 +43,7 @@ struct HTMLDocumentTests {
         #expect(!html.contains(#"rel="canonical""#))
         #expect(!html.contains(#"rel="stylesheet""#))
         #expect(!html.contains(#"rel="icon""#))
+        #expect(!html.contains("viewport"))
         #expect(!html.contains("<script"))
     }
 

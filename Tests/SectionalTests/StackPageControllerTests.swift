@@ -121,7 +121,8 @@ struct StackPageControllerTests {
     @Test func documentCarriesTitleStylesheetAndCanonicalURL() async throws {
         let plan = try CompositionPlan(catalog: feedCatalog, query: query(("sections", "alerts")))
         let page = feedPage(plan)
-        let document = PageDocument(title: "Feed & more", head: DocumentHead(language: "en", stylesheets: ["/styles.css"]), root: page, page: page)
+        let document = PageDocument(title: "Feed & more", head: DocumentHead(language: "en", stylesheets: ["/styles.css"]),
+                                    canonicalURL: page.address?.url(for: plan), root: page, page: page)
         var writer = HTMLWriter()
         _ = await document.renderWhole(loading: LoadOptions(), into: &writer)
         let html = String(decoding: writer.bytes, as: UTF8.self)

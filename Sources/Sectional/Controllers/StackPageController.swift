@@ -24,12 +24,12 @@ open class StackPageController: SectionController {
     /// How long each card took to render, in page order, when timed.
     public private(set) var cardRenderTimes: [(id: SectionID, duration: Duration)] = []
 
-    /// The stack, its cards in page order, and the add links.
-    override open func render(into html: inout HTMLWriter) {
-        html.writeRaw(#"<main class="stack" id="stack">"#)
-        if children.isEmpty {
-            div(.class("stack-empty"), .role("status")) { p { emptyStateMessage } }.render(into: &html)
-        }
+    /// The stack's opening, its cards in page order, and its closing. A
+    /// subclass changes the markup around the cards by overriding
+    /// `renderOpening`, `renderCard` and `renderClosing`; which cards are
+    /// rendered when is this method's, so streaming keeps working.
+    override public final func render(into html: inout HTMLWriter) {
+        renderOpening(into: &html)
         if case .slots(let stylesheets) = layout { renderSlots(stylesheets: stylesheets, into: &html) }
         for child in children {
             if leavesGapsForUnfinishedCards && !child.isLoadFinished {
@@ -39,6 +39,19 @@ open class StackPageController: SectionController {
             }
         }
         cardsEnd = html.count
+        renderClosing(into: &html)
+    }
+
+    /// The stack's start tag, and the empty state when there is no child.
+    open func renderOpening(into html: inout HTMLWriter) {
+        html.writeRaw(#"<main class="stack" id="stack">"#)
+        if children.isEmpty {
+            div(.class("stack-empty"), .role("status")) { p { emptyStateMessage } }.render(into: &html)
+        }
+    }
+
+    /// The stack's end tag, then the links that add absent sections.
+    open func renderClosing(into html: inout HTMLWriter) {
         html.writeRaw("</main>")
         renderPicker(into: &html)
     }
@@ -66,10 +79,18 @@ open class StackPageController: SectionController {
         }.render(into: &html)
     }
 
-    /// One child in its card: header with title and remove link, then its
-    /// content or fallback. Also served alone as the section's fragment.
-    public func renderCard(_ child: SectionController, into html: inout HTMLWriter) {
+    /// One child in its card, timed when the page is: also served alone as
+    /// the section's fragment.
+    public final func renderCard(_ child: SectionController, into html: inout HTMLWriter) {
         let start = timesCards ? ContinuousClock.now : nil
+        renderCardMarkup(child, into: &html)
+        if let start { cardRenderTimes.append((child.id, ContinuousClock.now - start)) }
+    }
+
+    /// The card's markup: header with title and remove link, then the
+    /// child's content or fallback. With the `.slots` layout the card must
+    /// name its slot (`slot="ID"`).
+    open func renderCardMarkup(_ child: SectionController, into html: inout HTMLWriter) {
         let headingID = child.id.rawValue + "-title"
         var attributes: [HTMLAttribute] = [
             .class("section"), .id("section-" + child.id.rawValue), .data("section", child.id.rawValue), .aria("labelledby", headingID),
@@ -90,7 +111,6 @@ open class StackPageController: SectionController {
                 HTMLRenderer { html in child.renderContent(into: &html) }
             }
         }.render(into: &html)
-        if let start { cardRenderTimes.append((child.id, ContinuousClock.now - start)) }
     }
 
     /// Links that add each section the page does not show.

@@ -19,7 +19,7 @@ public struct HTMLDocument<Body: HTML>: HTML {
         html.writeRaw("\">")
         Sectional.head {
             meta(.charset("utf-8"))
-            meta(.name("viewport"), .content("width=device-width, initial-scale=1"))
+            if let viewport = head.viewport { meta(.name("viewport"), .content(viewport)) }
             Sectional.title { title }
             for stylesheet in head.stylesheets { link(.rel("stylesheet"), .href(stylesheet)) }
             if let icon = head.icon { link(.rel("icon"), .href(icon.href), .type(icon.type)) }

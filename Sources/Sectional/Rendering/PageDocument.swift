@@ -9,15 +9,18 @@
 public struct PageDocument {
     public var title: String
     public var head: DocumentHead
+    /// Linked as the page's `rel=canonical` address, when set.
+    public var canonicalURL: String?
     /// The tree's root: the page itself, or a shell (a site header) around it.
     public let root: SectionController
     /// The stack whose cards are the sections.
     public let page: StackPageController
 
-    public init(title: String, head: DocumentHead, root: SectionController, page: StackPageController) {
+    public init(title: String, head: DocumentHead, canonicalURL: String? = nil, root: SectionController, page: StackPageController) {
         precondition(root === page || root.isAncestor(of: page), "The page must be in the root's tree.")
         self.title = title
         self.head = head
+        self.canonicalURL = canonicalURL
         self.root = root
         self.page = page
     }
@@ -55,8 +58,7 @@ public struct PageDocument {
     }
 
     private func render(into html: inout HTMLWriter) {
-        let canonical = page.plan.flatMap { plan in page.address?.url(for: plan) }
-        HTMLDocument(title: title, head: head, canonicalURL: canonical) {
+        HTMLDocument(title: title, head: head, canonicalURL: canonicalURL) {
             HTMLRenderer { html in root.renderContent(into: &html) }
         }.render(into: &html)
     }

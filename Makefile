@@ -4,6 +4,8 @@ SWIFT ?= swift
 PORT ?= 8080
 RELEASE_BUILD = $(SWIFT) build -c release --static-swift-stdlib -Xswiftc -cross-module-optimization
 APT_PACKAGES = libmicrohttpd-dev pkg-config
+# A package outside this one that depends on it by path: `make test` builds and tests it too.
+EXAMPLE = Examples/ReferencePage
 
 .PHONY: run test build release deps clean
 
@@ -12,10 +14,12 @@ run: deps
 	$(SWIFT) build
 	$(SWIFT) run feed-server --port $(PORT) $(ARGS)
 
-## test: install what is missing, build with every warning shown, run all tests
+## test: install what is missing, build with every warning shown, run all tests, then the example package's
 test: deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test
+	$(SWIFT) build --build-tests --package-path $(EXAMPLE)
+	$(SWIFT) test --package-path $(EXAMPLE)
 
 build: deps
 	$(SWIFT) build
@@ -36,6 +40,6 @@ deps:
 	fi
 
 clean:
-	rm -rf .build
+	rm -rf .build $(EXAMPLE)/.build
 
 -include make/*.mk

@@ -49,7 +49,6 @@ let package = Package(
 )
 MANIFEST
 cat >"$work/tide/Sources/tide/main.swift" <<'SOURCE'
-import Glibc
 import HTTPServer
 import Sectional
 import SectionalServer
@@ -106,21 +105,24 @@ var configuration = ServerConfiguration()
 configuration.port = 0
 configuration.accessLog = false
 let server = try Server.start(configuration, responder: router)
-print(server.port)
-fflush(stdout)
+Logger.standardError.log("port \(server.port)")
 TerminationSignals.block()
 _ = TerminationSignals.wait()
 server.stop()
 SOURCE
 
 say "building the outside package in release (resolves Sectional from the tag)"
-(cd "$work/tide" && "$SWIFT" build -c release 2>&1 | tail -3) || die "the outside package does not build"
+(cd "$work/tide" && "$SWIFT" build -c release >"$work/build.log" 2>&1) || { tail -30 "$work/build.log"; die "the outside package does not build"; }
 grep -q '"version" : "0.2.0"' "$work/tide/Package.resolved" || die "Package.resolved does not pin Sectional 0.2.0"
 
-"$work/tide/.build/release/tide" >"$work/port" 2>"$work/stderr" &
+"$work/tide/.build/release/tide" 2>"$work/stderr" &
 server_pid=$!
-for _ in $(seq 100); do [[ -s $work/port ]] && break; sleep 0.1; done
-port=$(cat "$work/port")
+port=
+for _ in $(seq 100); do
+    port=$(sed -n 's/^port //p' "$work/stderr")
+    [[ -n $port ]] && break
+    sleep 0.1
+done
 [[ -n $port ]] || die "the server did not start: $(cat "$work/stderr")"
 base="http://127.0.0.1:$port"
 

@@ -21,14 +21,25 @@ sectional_start_daemon(unsigned int flags,
                        void *(*uri_log)(void *cls, const char *uri, struct MHD_Connection *connection),
                        void *uri_log_cls,
                        MHD_RequestCompletedCallback completed, void *completed_cls,
+                       MHD_NotifyConnectionCallback connection_notify, void *connection_notify_cls,
                        const struct MHD_OptionItem *options)
 {
     return MHD_start_daemon(flags, 0, NULL, NULL, handler, handler_cls,
                             MHD_OPTION_LISTEN_SOCKET, listen_fd,
                             MHD_OPTION_URI_LOG_CALLBACK, uri_log, uri_log_cls,
                             MHD_OPTION_NOTIFY_COMPLETED, completed, completed_cls,
+                            MHD_OPTION_NOTIFY_CONNECTION, connection_notify, connection_notify_cls,
                             MHD_OPTION_ARRAY, options,
                             MHD_OPTION_END);
+}
+
+/// The socket of a connection; -1 if libmicrohttpd cannot tell.
+static inline int
+sectional_connection_fd(struct MHD_Connection *connection)
+{
+    const union MHD_ConnectionInfo *info =
+        MHD_get_connection_info(connection, MHD_CONNECTION_INFO_CONNECTION_FD);
+    return info == NULL ? -1 : info->connect_fd;
 }
 
 /// The number of connections the daemon holds open (all worker threads).

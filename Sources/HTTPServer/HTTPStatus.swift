@@ -15,6 +15,7 @@ public struct HTTPStatus: Hashable, Sendable, CustomStringConvertible {
     public static let notFound = HTTPStatus(404, "Not Found")
     public static let methodNotAllowed = HTTPStatus(405, "Method Not Allowed")
     public static let contentTooLarge = HTTPStatus(413, "Content Too Large")
+    public static let expectationFailed = HTTPStatus(417, "Expectation Failed")
     public static let internalServerError = HTTPStatus(500, "Internal Server Error")
     public static let serviceUnavailable = HTTPStatus(503, "Service Unavailable")
 

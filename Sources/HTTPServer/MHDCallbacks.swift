@@ -11,19 +11,34 @@ enum MHDCallbacks {
         return Unmanaged.passRetained(core.begin(target: String(cString: uri))).toOpaque()
     }
 
-    static let access: MHD_AccessHandlerCallback = { cls, connection, _, method, _, _, uploadSize, requestContext in
+    static let access: MHD_AccessHandlerCallback = { cls, connection, _, method, version, _, uploadSize, requestContext in
         guard let cls, let connection, let method, let uploadSize,
               let pointer = requestContext?.pointee else { return .NO }
         let core = Unmanaged<ServerCore>.fromOpaque(cls).takeUnretainedValue()
         let state = Unmanaged<RequestState>.fromOpaque(pointer).takeUnretainedValue()
-        return core.handle(connection, state, method: String(cString: method), uploadSize: uploadSize)
+        // The method and version matter only on the first call, when the head has arrived.
+        let isFirstCall = state.phase == .receivingHeaders
+        return core.handle(connection, state, method: isFirstCall ? String(cString: method) : "",
+                           version: isFirstCall ? version.map { String(cString: $0) } ?? "" : "", uploadSize: uploadSize)
     }
 
-    static let completed: MHD_RequestCompletedCallback = { cls, _, requestContext, termination in
+    static let completed: MHD_RequestCompletedCallback = { cls, connection, requestContext, termination in
         guard let cls, let requestContext, let pointer = requestContext.pointee else { return }
         requestContext.pointee = nil
         let core = Unmanaged<ServerCore>.fromOpaque(cls).takeUnretainedValue()
-        core.complete(Unmanaged<RequestState>.fromOpaque(pointer).takeRetainedValue(), termination)
+        core.complete(Unmanaged<RequestState>.fromOpaque(pointer).takeRetainedValue(), on: connection, termination)
+    }
+
+    /// A connection opened or is about to close: the registry follows it.
+    static let connectionChanged: MHD_NotifyConnectionCallback = { cls, connection, _, change in
+        guard let cls, let connection else { return }
+        let core = Unmanaged<ServerCore>.fromOpaque(cls).takeUnretainedValue()
+        let socket = sectional_connection_fd(connection)
+        if change == .CONNECTION_NOTIFY_STARTED {
+            core.connections.opened(socket)
+        } else {
+            core.connections.closed(socket)
+        }
     }
 
     static let collectHeader: MHD_KeyValueIterator = { cls, _, name, value in

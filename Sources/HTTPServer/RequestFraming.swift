@@ -18,14 +18,19 @@ import Darwin
 /// folded framing field frames nothing for it but a body for a proxy that
 /// unfolds. Each of these is a 400 here (RFC 9112 §6.1, §6.3, §5.1, §5.2),
 /// answered before the body, so libmicrohttpd closes the connection.
+///
+/// The same scan counts `Host` fields (RFC 9112 §3.2: exactly one on
+/// HTTP/1.1), reads the declared body length without overflowing, and
+/// notes `Expect`, so a request that cannot succeed is refused before
+/// libmicrohttpd sends `100 Continue` or reads its body.
 enum RequestFraming {
-    /// What is wrong with the request's framing, or `nil` when nothing is.
-    static func problem(of connection: OpaquePointer) -> String? {
+    /// Scans the request's header fields once.
+    static func scan(_ connection: OpaquePointer) -> Scan {
         var scan = Scan()
         withUnsafeMutablePointer(to: &scan) { pointer in
             _ = MHD_get_connection_values(connection, .HEADER_KIND, inspect, pointer)
         }
-        return scan.result
+        return scan
     }
 
     /// What the scan found, filled field by field.
@@ -36,6 +41,26 @@ enum RequestFraming {
         var firstContentLength: [UInt8] = []
         var transferEncodings = 0
         var transferEncodingIsChunked = true
+        var hosts = 0
+        var hostIsMalformed = false
+        /// The `Expect` value, lowercased, when there is one.
+        var expectation: String?
+
+        /// The declared length: `nil` without `Content-Length`, `UInt64.max` when it overflows.
+        var contentLength: UInt64? {
+            guard contentLengths > 0 else { return nil }
+            var value: UInt64 = 0
+            for digit in firstContentLength {
+                let (times10, overflow) = value.multipliedReportingOverflow(by: 10)
+                let (sum, carry) = times10.addingReportingOverflow(UInt64(digit - 0x30))
+                if overflow || carry { return .max }
+                value = sum
+            }
+            return value
+        }
+
+        /// Whether the request says it has a body: a length above zero, or a transfer coding.
+        var declaresBody: Bool { transferEncodings > 0 || (contentLength ?? 0) > 0 }
 
         mutating func add(name: UnsafePointer<CChar>, value: UnsafePointer<CChar>?) {
             let nameBytes = UnsafeRawPointer(name).assumingMemoryBound(to: UInt8.self)
@@ -65,16 +90,26 @@ enum RequestFraming {
                 if !trimmed.withUnsafeBufferPointer({ RequestFraming.equalsIgnoringCase($0, "chunked") }) {
                     transferEncodingIsChunked = false
                 }
+            } else if RequestFraming.equalsIgnoringCase(field, "host") {
+                hosts += 1
+                // A host and port only: no spaces, paths, user information or fragments.
+                if valueBytes.contains(where: { [0x20, 0x09, 0x2F, 0x3F, 0x23, 0x40, 0x5C].contains($0) }) { hostIsMalformed = true }
+            } else if RequestFraming.equalsIgnoringCase(field, "expect") {
+                expectation = String(decoding: Array(valueBytes).trimmingSpaces, as: UTF8.self).lowercased()
             } else if RequestFraming.startsIgnoringCase(field, "content-length") || RequestFraming.startsIgnoringCase(field, "transfer-encoding") {
                 problem = "A Content-Length or Transfer-Encoding field is folded over two lines."
             }
         }
 
-        var result: String? {
+        /// What makes the request unreadable or ambiguous, or `nil`.
+        func problem(version: String) -> String? {
             if let problem { return problem }
             if contentLengthsDiffer { return "The request has two different Content-Length fields." }
             if transferEncodings > 0 && contentLengths > 0 { return "The request has both Content-Length and Transfer-Encoding." }
             if transferEncodings > 1 || !transferEncodingIsChunked { return "The only transfer coding accepted is chunked, once." }
+            if hosts > 1 { return "The request has more than one Host field." }
+            if hosts == 0 && version != "HTTP/1.0" { return "An HTTP/1.1 request needs a Host field." }
+            if hostIsMalformed { return "The Host field is not a host and port." }
             return nil
         }
     }

@@ -17,7 +17,10 @@ final class RequestState: @unchecked Sendable {
         case answered
     }
 
+    /// The target in origin form, as the access log shows it.
     let target: String
+    /// Why the raw target is refused, if it is.
+    let targetProblem: HTTPError?
     let startedAt: UInt64
     var phase = Phase.receivingHeaders
     var method = HTTPMethod.get
@@ -40,8 +43,15 @@ final class RequestState: @unchecked Sendable {
     }
     private let handoff = Mutex(Handoff())
 
-    init(target: String, startedAt: UInt64) {
-        self.target = target
+    init(rawTarget: String, startedAt: UInt64) {
+        switch RequestTarget.originForm(of: rawTarget) {
+        case .success(let target):
+            self.target = target
+            targetProblem = nil
+        case .failure(let problem):
+            target = rawTarget
+            targetProblem = problem
+        }
         self.startedAt = startedAt
     }
 

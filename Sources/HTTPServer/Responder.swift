@@ -15,8 +15,15 @@ public protocol Responder: Sendable {
     /// static file); `nil` sends the request down the async path. The server
     /// calls this first because it spares the hop to a task.
     func respondImmediately(to request: Request) -> Response?
+
+    /// The answer to a request that cannot succeed whatever its body says
+    /// (no route, a method the route does not take), given before the body
+    /// is read and before `100 Continue` is sent; `nil` reads the body.
+    func refusal(for request: Request) -> Response?
 }
 
 extension Responder {
     public func respondImmediately(to request: Request) -> Response? { nil }
+
+    public func refusal(for request: Request) -> Response? { nil }
 }

@@ -109,6 +109,16 @@ public struct Router: Responder {
         }
     }
 
+    public func refusal(for request: Request) -> Response? {
+        if let (route, _) = match(request.path) {
+            return route.action(for: request.method) == nil ? methodNotAllowed(request, allowed: route.allowed) : nil
+        }
+        switch resolve(request) {
+        case .answered(let response) where response.status.code >= 400: return response
+        default: return nil
+        }
+    }
+
     private enum Resolution {
         case route(Action, Request)
         case answered(Response)

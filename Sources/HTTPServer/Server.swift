@@ -48,7 +48,8 @@ public final class Server: Sendable {
         if socket.isIPv6 { flags |= MHD_USE_IPv6.rawValue }
         var options: [MHD_OptionItem] = [
             MHD_OptionItem(option: .CONNECTION_TIMEOUT, value: configuration.connectionTimeout, ptr_value: nil),
-            MHD_OptionItem(option: .CONNECTION_LIMIT, value: configuration.connectionLimit, ptr_value: nil),
+            // Room above the limit, so that a newcomer is let in and the registry can shed for it.
+            MHD_OptionItem(option: .CONNECTION_LIMIT, value: configuration.connectionLimit + Self.sheddingHeadroom, ptr_value: nil),
             MHD_OptionItem(option: .PER_IP_CONNECTION_LIMIT, value: configuration.perClientConnectionLimit, ptr_value: nil),
             MHD_OptionItem(option: .CONNECTION_MEMORY_LIMIT, value: configuration.connectionMemoryLimit, ptr_value: nil),
         ]
@@ -64,6 +65,7 @@ public final class Server: Sendable {
                 MHDCallbacks.access, reference.toOpaque(),
                 MHDCallbacks.requestStarted, reference.toOpaque(),
                 MHDCallbacks.completed, reference.toOpaque(),
+                MHDCallbacks.connectionChanged, reference.toOpaque(),
                 items.baseAddress)
         }
         guard let started else {
@@ -71,8 +73,14 @@ public final class Server: Sendable {
             reference.release()
             throw .daemonRefused
         }
-        return Server(port: socket.port, core: core, daemon: DaemonHandle(pointer: started), coreReference: reference)
+        let server = Server(port: socket.port, core: core, daemon: DaemonHandle(pointer: started), coreReference: reference)
+        core.connections.startSweeping()
+        return server
     }
+
+    /// Connections libmicrohttpd may hold beyond the configured limit: the
+    /// newest ones, each of which makes the registry close another.
+    static let sheddingHeadroom = 64
 
     /// Streamed bodies still in memory.
     var liveStreams: Int { core.liveStreams.load(ordering: .relaxed) }
@@ -85,14 +93,17 @@ public final class Server: Sendable {
         daemon.withLock { daemon in daemon.map { Int(sectional_daemon_connection_count($0.pointer)) } ?? 0 }
     }
 
-    /// Stops gracefully: accepts no new connection, lets requests in flight
-    /// finish within the configuration's grace period, answers any still
-    /// waiting with 503, then closes every connection. Safe to call twice.
+    /// Stops gracefully: accepts no new connection, closes at once those not
+    /// in the middle of a request, lets requests in flight finish within the
+    /// configuration's grace period, answers any still waiting with 503,
+    /// then closes every connection. Safe to call twice.
     public func stop() {
         guard !stopped.exchange(true, ordering: .acquiringAndReleasing) else { return }
         guard let handle = daemon.withLock({ $0 }) else { return }
         core.isStopping.store(true, ordering: .relaxed)
+        core.connections.stopSweeping()
         let listener = MHD_quiesce_daemon(handle.pointer)
+        core.connections.shutDownIdle()
         let grace = core.configuration.shutdownGrace
         waitForRequestsInFlight(upTo: grace)
         core.resumeAllSuspended()

@@ -17,10 +17,18 @@ public struct ServerConfiguration: Sendable {
     /// slowloris attacker's connections are gone within 15 s (`make abuse`),
     /// long enough for keep-alive between a browser's page and its assets.
     /// Not a bound on slow clients: one byte before each timeout keeps a
-    /// connection alive; the two limits below bound those.
+    /// connection alive; `requestHeadTimeout` and the limits below bound those.
     public var connectionTimeout = 15
+    /// How long a request's line and headers may take to arrive, counted
+    /// from the connection's start or the end of its previous request. A
+    /// client sending a byte at a time meets this bound, unlike the idle
+    /// timeout; a connection past it is closed.
+    public var requestHeadTimeout: Duration = .seconds(10)
     /// Open connections at most, over all clients: a bound on the memory and
     /// descriptors an attack can take (each holds `connectionMemoryLimit`).
+    /// A new connection past it makes room by closing the one that has
+    /// waited longest for a request head, so half-sent heads cannot lock
+    /// other clients out.
     public var connectionLimit = 1024
     /// Open connections at most from one client address: a quarter of
     /// `connectionLimit`, so one attacking address (1,000 slowloris or

@@ -14,6 +14,8 @@ final class ServerCore: Sendable {
     let isStopping = Atomic<Bool>(false)
     /// Streams not yet freed: the proof, in tests, that finished streams leak nothing.
     let liveStreams = Atomic<Int>(0)
+    /// Open connections, and which of them wait for a request head.
+    let connections: ConnectionRegistry
     /// Requests whose connection is suspended while a task answers them.
     /// Suspending, resuming and `stop()`'s sweep all happen under its lock,
     /// so no connection is left suspended when the daemon stops.
@@ -31,26 +33,28 @@ final class ServerCore: Sendable {
         self.responder = responder
         self.logger = logger
         self.configuration = configuration
+        connections = ConnectionRegistry(headTimeout: configuration.requestHeadTimeout, softLimit: configuration.connectionLimit)
     }
 
     // MARK: The request's life, one libmicrohttpd call at a time
 
     func begin(target: String) -> RequestState {
         inFlight.add(1, ordering: .relaxed)
-        return RequestState(target: target, startedAt: DispatchTime.now().uptimeNanoseconds)
+        return RequestState(rawTarget: target, startedAt: DispatchTime.now().uptimeNanoseconds)
     }
 
-    func handle(_ connection: OpaquePointer, _ state: RequestState, method: String, uploadSize: UnsafeMutablePointer<Int>) -> MHD_Result {
+    func handle(
+        _ connection: OpaquePointer, _ state: RequestState, method: String, version: String, uploadSize: UnsafeMutablePointer<Int>
+    ) -> MHD_Result {
         switch state.phase {
         case .receivingHeaders:
             state.method = HTTPMethod(rawValue: method)
             state.phase = .receivingBody
+            // Too late: the head took longer than allowed and the connection is closing.
+            guard connections.headArrived(sectional_connection_fd(connection)) else { return .NO }
             // libmicrohttpd accepts an answer before the body only now (and then closes).
-            if let problem = RequestFraming.problem(of: connection) {
-                return queue(HTTPError(.badRequest, problem).response(), on: connection, state)
-            }
-            if let length = Self.declaredBodyLength(of: connection), length > configuration.requestBodyLimit {
-                return queue(HTTPError(.contentTooLarge, "The request body is too large.").response(), on: connection, state)
+            if let refusal = refusalBeforeBody(connection, state, version: version) {
+                return queue(refusal, on: connection, state)
             }
             return .YES
         case .receivingBody where uploadSize.pointee > 0:
@@ -68,8 +72,9 @@ final class ServerCore: Sendable {
         }
     }
 
-    func complete(_ state: RequestState, _ termination: MHD_RequestTerminationCode) {
+    func complete(_ state: RequestState, on connection: OpaquePointer?, _ termination: MHD_RequestTerminationCode) {
         inFlight.subtract(1, ordering: .relaxed)
+        if let connection { connections.requestEnded(sectional_connection_fd(connection)) }
         // A client that left mid-answer leaves nothing running behind it.
         state.cancelTask()
         guard configuration.accessLog else { return }
@@ -82,15 +87,34 @@ final class ServerCore: Sendable {
 
     // MARK: Answering
 
+    /// Why the request is refused before its body is read, if it is: a
+    /// malformed target or head, an expectation not met, a body too large,
+    /// a body where none belongs, or no route for it. Refusing now is what
+    /// keeps libmicrohttpd from sending `100 Continue` first.
+    private func refusalBeforeBody(_ connection: OpaquePointer, _ state: RequestState, version: String) -> Response? {
+        if let problem = state.targetProblem { return problem.response() }
+        let head = RequestFraming.scan(connection)
+        if let problem = head.problem(version: version) { return HTTPError(.badRequest, problem).response() }
+        if let expectation = head.expectation, expectation != "100-continue" {
+            return HTTPError(.expectationFailed, "Only Expect: 100-continue is understood.").response()
+        }
+        guard head.declaresBody else { return nil }
+        if let length = head.contentLength, length > UInt64(configuration.requestBodyLimit) {
+            return HTTPError(.contentTooLarge, "The request body is too large.").response()
+        }
+        if state.method.isRead { return HTTPError(.badRequest, "A \(state.method) request carries no body.").response() }
+        guard let request = try? Request(method: state.method, target: state.target, headers: Self.headers(of: connection)) else {
+            return nil  // the dispatch answers a malformed target
+        }
+        return responder.refusal(for: request)
+    }
+
     private func dispatch(_ connection: OpaquePointer, _ state: RequestState) -> MHD_Result {
         let request: Request
         do {
             request = try Request(method: state.method, target: state.target, headers: Self.headers(of: connection))
         } catch {
             return queue(error.response(), on: connection, state)
-        }
-        if state.bodyBytes > 0 && request.method.isRead {
-            return queue(HTTPError(.badRequest, "A \(request.method) request carries no body.").response(), on: connection, state)
         }
         if let response = responder.respondImmediately(to: request) {
             return queue(response, on: connection, state)
@@ -214,10 +238,6 @@ final class ServerCore: Sendable {
         }
         defer { MHD_destroy_response(made) }
         return MHD_queue_response(connection, UInt32(response.status.code), made)
-    }
-
-    private static func declaredBodyLength(of connection: OpaquePointer) -> Int? {
-        MHD_lookup_connection_value(connection, .HEADER_KIND, "Content-Length").flatMap { Int(String(cString: $0)) }
     }
 
     private static func headers(of connection: OpaquePointer) -> HTTPHeaders {

@@ -15,10 +15,15 @@ import Foundation
 /// }
 /// ```
 public final class RawHTTPClient {
+    /// Why a connection or a response failed.
     public enum Failure: Error, CustomStringConvertible {
+        /// The connection could not be made; `errno` says why.
         case connect(errno: Int32)
+        /// Nothing came, or nothing could be sent, before the timeout.
         case timedOut
+        /// The server closed the connection after this many bytes of the response.
         case closedByServer(afterBytes: Int)
+        /// What came is not the HTTP this client reads; the text says where.
         case malformed(String)
 
         public var description: String {
@@ -38,7 +43,8 @@ public final class RawHTTPClient {
     /// Connects to `127.0.0.1:port`.
     public init(port: Int, timeout: Duration = .seconds(20)) throws {
         descriptor = try Self.connect(port: port)
-        var limit = timeval(tv_sec: Int(timeout.components.seconds), tv_usec: 0)
+        let (seconds, attoseconds) = timeout.components
+        var limit = timeval(tv_sec: Int(seconds), tv_usec: Int(attoseconds / 1_000_000_000_000))
         setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))
         setsockopt(descriptor, SOL_SOCKET, SO_SNDTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))
     }
@@ -171,6 +177,15 @@ public final class RawHTTPClient {
         return true
     }
 
+    /// Everything the server sends from now until it closes the connection
+    /// (or the timeout passes), unparsed: for checking that exactly one
+    /// response came back.
+    public func readUntilClosed() -> String {
+        while (try? receiveMore(responseBytesSoFar: pending.count)) != nil {}
+        defer { pending.removeAll() }
+        return String(decoding: pending, as: UTF8.self)
+    }
+
     /// Received bytes not yet consumed as a response, as text.
     public var unreadText: String { String(decoding: pending, as: UTF8.self) }
 
@@ -204,10 +219,13 @@ public final class RawHTTPClient {
 
 /// A response as it came over the wire.
 public struct RawResponse: Sendable {
+    /// The status code, e.g. `200`.
     public var status: Int
     /// The status line's reason phrase.
     public var reason: String = ""
+    /// The header fields in the order received, names as the server spelled them.
     public var headers: [(name: String, value: String)]
+    /// The body; a chunked one is joined from its chunks.
     public var body: [UInt8]
 
     /// The first value of the named header (case-insensitive).
@@ -220,6 +238,7 @@ public struct RawResponse: Sendable {
         headers.filter { $0.name.lowercased() == name.lowercased() }.map(\.value)
     }
 
+    /// The body as UTF-8 text.
     public var text: String { String(decoding: body, as: UTF8.self) }
 }
 

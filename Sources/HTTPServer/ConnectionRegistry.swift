@@ -1,0 +1,121 @@
+import Dispatch
+import Synchronization
+#if canImport(Glibc)
+import Glibc
+#else
+import Darwin
+#endif
+
+/// Every open connection, by socket, and whether it is waiting for a
+/// request head: what lets the server bound how long a head may take, shed
+/// connections that never finish one when it is full, and close idle ones
+/// at once on stop.
+///
+/// libmicrohttpd 0.9.75 has only an idle timeout, which a client trickling
+/// a byte at a time never meets, and at its connection limit it stops
+/// accepting, so a few addresses holding half-sent heads lock everyone out.
+/// Closing is done with `shutdown(2)` from any thread: libmicrohttpd then
+/// sees the hang-up on the connection's own thread and frees it as usual.
+/// An entry leaves the registry, under its lock, before libmicrohttpd
+/// closes the socket, so a socket number is never shut down after reuse.
+final class ConnectionRegistry: Sendable {
+    private struct Entry {
+        var awaitingHead = true
+        /// When the current wait for a head began (uptime nanoseconds).
+        var since: UInt64
+        var shutDown = false
+    }
+
+    private let entries = Mutex<[Int32: Entry]>([:])
+    private let headTimeout: UInt64
+    private let softLimit: Int
+    /// How long a connection may wait for its head before it may be shed for a newcomer.
+    private let shedAge: UInt64 = 1_000_000_000
+    /// Closes connections whose head is overdue, four times a second.
+    /// Dispatch sources may be used from any thread.
+    private nonisolated(unsafe) let sweeper = DispatchSource.makeTimerSource(queue: DispatchQueue(label: "sectional.server.head-deadlines"))
+
+    init(headTimeout: Duration, softLimit: Int) {
+        let (seconds, attoseconds) = headTimeout.components
+        self.headTimeout = UInt64(seconds) * 1_000_000_000 + UInt64(attoseconds / 1_000_000_000)
+        self.softLimit = softLimit
+    }
+
+    var count: Int { entries.withLock { $0.count } }
+
+    func startSweeping() {
+        sweeper.schedule(deadline: .now() + .milliseconds(250), repeating: .milliseconds(250), leeway: .milliseconds(50))
+        sweeper.setEventHandler { [weak self] in self?.sweep() }
+        sweeper.resume()
+    }
+
+    func stopSweeping() { sweeper.cancel() }
+
+    /// A new connection. At the soft limit the connection that has waited
+    /// longest for a head makes room; when none has waited long, the
+    /// newcomer is refused.
+    func opened(_ socket: Int32) {
+        let now = Self.now()
+        entries.withLock { entries in
+            entries[socket] = Entry(since: now)
+            guard entries.count > softLimit else { return }
+            let oldest = entries.filter { $0.value.awaitingHead && !$0.value.shutDown && $0.key != socket }
+                .min { $0.value.since < $1.value.since }
+            if let oldest, now - oldest.value.since >= shedAge {
+                Self.shutDown(oldest.key, in: &entries)
+            } else {
+                Self.shutDown(socket, in: &entries)
+            }
+        }
+    }
+
+    /// The head of a request arrived; `false` when the connection was already shut down for being slow.
+    func headArrived(_ socket: Int32) -> Bool {
+        entries.withLock { entries in
+            if entries[socket]?.shutDown == true { return false }
+            entries[socket]?.awaitingHead = false
+            return true
+        }
+    }
+
+    /// A request ended; a kept connection waits for its next head from now.
+    func requestEnded(_ socket: Int32) {
+        entries.withLock { entries in
+            guard entries[socket] != nil else { return }
+            entries[socket]?.awaitingHead = true
+            entries[socket]?.since = Self.now()
+        }
+    }
+
+    /// libmicrohttpd is about to close the socket.
+    func closed(_ socket: Int32) {
+        _ = entries.withLock { $0.removeValue(forKey: socket) }
+    }
+
+    /// Shuts down connections whose head is overdue.
+    func sweep() {
+        let now = Self.now()
+        entries.withLock { entries in
+            for (socket, entry) in entries where entry.awaitingHead && !entry.shutDown && now - entry.since > headTimeout {
+                Self.shutDown(socket, in: &entries)
+            }
+        }
+    }
+
+    /// Shuts down every connection not in the middle of a request: on stop,
+    /// only requests in progress get the grace period.
+    func shutDownIdle() {
+        entries.withLock { entries in
+            for (socket, entry) in entries where entry.awaitingHead && !entry.shutDown {
+                Self.shutDown(socket, in: &entries)
+            }
+        }
+    }
+
+    private static func shutDown(_ socket: Int32, in entries: inout [Int32: Entry]) {
+        entries[socket]?.shutDown = true
+        shutdown(socket, Int32(SHUT_RDWR))
+    }
+
+    private static func now() -> UInt64 { DispatchTime.now().uptimeNanoseconds }
+}

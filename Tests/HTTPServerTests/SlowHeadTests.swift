@@ -1,0 +1,82 @@
+import Foundation
+import HTTPServer
+import SectionalTesting
+import Testing
+
+/// Clients that never finish a request head: they are closed at the head
+/// deadline, make room for others when the server is full, and do not hold
+/// up a stop.
+@Suite(.timeLimit(.minutes(1))) struct SlowHeadTests {
+    @Test("A head trickled a byte at a time is cut at the head deadline, though the idle timeout never fires")
+    func trickledHeadIsCut() async throws {
+        var configuration = ServerConfiguration.forTests()
+        configuration.requestHeadTimeout = .milliseconds(600)
+        try await withLiveServer(LiveRoutes.router(), configuration: configuration) { server in
+            let closedAfter = try await onOwnThread { [port = server.port] () -> Duration? in
+                let client = try RawHTTPClient(port: port, timeout: .seconds(5))
+                let start = ContinuousClock.now
+                for byte in "GET /hello HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ".map(String.init) {
+                    guard (try? client.send(byte)) != nil else { return ContinuousClock.now - start }
+                    if ContinuousClock.now - start > .seconds(4) { return nil }
+                    Thread.sleep(forTimeInterval: 0.05)
+                }
+                return client.isClosedByServer() ? ContinuousClock.now - start : nil
+            }
+            let after = try #require(closedAfter, "the trickling client was never closed")
+            #expect(after >= .milliseconds(500) && after < .seconds(3), "closed after \(after)")
+        }
+    }
+
+    @Test("A kept-alive connection waits for its next head no longer than the deadline either")
+    func idleKeepAliveIsClosedAtTheDeadline() async throws {
+        var configuration = ServerConfiguration.forTests()
+        configuration.requestHeadTimeout = .milliseconds(400)
+        try await withLiveServer(LiveRoutes.router(), configuration: configuration) { server in
+            let closed = try await onOwnThread { [port = server.port] () -> Bool in
+                let client = try RawHTTPClient(port: port, timeout: .seconds(5))
+                guard try client.request("/hello").status == 200 else { return false }
+                return client.isClosedByServer()
+            }
+            #expect(closed)
+        }
+    }
+
+    @Test("At the connection limit, the oldest unfinished heads make room for a new client")
+    func fullServerShedsUnfinishedHeads() async throws {
+        var configuration = ServerConfiguration.forTests()
+        configuration.connectionLimit = 8
+        configuration.perClientConnectionLimit = 64
+        configuration.requestHeadTimeout = .seconds(30)
+        try await withLiveServer(LiveRoutes.router(), configuration: configuration) { server in
+            let port = server.port
+            let outcome = try await onOwnThread { () -> (status: Int, shed: Int) in
+                let holders = try (0..<12).map { _ in try RawHTTPClient(port: port, timeout: .milliseconds(300)) }
+                for holder in holders { try? holder.send("GET /hello HTTP/1.1\r\nHost: loc") }
+                Thread.sleep(forTimeInterval: 1.2)  // older than a newcomer may push out
+                let status = try RawHTTPClient(port: port, timeout: .seconds(5)).request("/hello").status
+                let shed = holders.filter { $0.isClosedByServer() }.count
+                return (status, shed)
+            }
+            #expect(outcome.status == 200, "the new client was served")
+            #expect(outcome.shed >= 4, "unfinished heads past the limit were closed: \(outcome.shed)")
+        }
+    }
+
+    @Test("Stop closes connections that are not being answered at once, not after the grace period")
+    func stopDoesNotWaitForHalfHeads() async throws {
+        var configuration = ServerConfiguration.forTests(shutdownGrace: .seconds(10))
+        configuration.requestHeadTimeout = .seconds(30)
+        let server = try Server.start(configuration, responder: LiveRoutes.router(), logger: LogCollector().logger)
+        let stoppedAfter = try await onOwnThread { () -> Duration in
+            let half = try RawHTTPClient(port: server.port, timeout: .seconds(5))
+            try half.send("GET /feed HTTP/1.1\r\nHost: loc")
+            let idle = try RawHTTPClient(port: server.port, timeout: .seconds(5))
+            _ = try idle.request("/hello")
+            Thread.sleep(forTimeInterval: 0.1)
+            let start = ContinuousClock.now
+            server.stop()
+            return ContinuousClock.now - start
+        }
+        #expect(stoppedAfter < .seconds(2), "stop took \(stoppedAfter) with a 10 s grace period")
+    }
+}

@@ -16,9 +16,12 @@ import Sectional
 public struct Site: Sendable {
     /// A link back to the app's main page, on error pages.
     public struct HomeLink: Sendable {
+        /// Where the link leads, e.g. `/feed`.
         public var path: String
+        /// The link's text, e.g. `Back to the feed`.
         public var label: String
 
+        /// A link to `path` reading `label`.
         public init(path: String, label: String) {
             self.path = path
             self.label = label
@@ -32,14 +35,27 @@ public struct Site: Sendable {
     /// Whether pages link their canonical address (`rel=canonical`), which
     /// names their composition so every spelling of a query maps to one URL.
     public var linksCanonicalURL = true
+    /// What every document's head carries.
     public var head: DocumentHead
+    /// Where error pages lead back to.
     public var home: HomeLink
     /// Rendered above each page (`activePage` is the page's name) and each error page (`nil`).
     public var banner: @Sendable (_ activePage: String?) -> any HTML
     /// Headers of every HTML answer.
     public var htmlHeaders: HTTPHeaders
+    /// How pages load and send their sections.
     public var settings: PageSettings
 
+    /// A site; only its name, head and home link must be given.
+    ///
+    /// - Parameters:
+    ///   - name: ends every document's title.
+    ///   - head: what every document's head carries.
+    ///   - home: where error pages lead back to.
+    ///   - documentTitle: a page's document title from its own; `nil` for `TITLE · NAME`.
+    ///   - banner: rendered above each page and error page; nothing by default.
+    ///   - htmlHeaders: the headers of every HTML answer.
+    ///   - settings: how pages load and send their sections.
     public init(
         name: String, head: DocumentHead, home: HomeLink, documentTitle: (@Sendable (_ pageTitle: String) -> String)? = nil,
         banner: @escaping @Sendable (_ activePage: String?) -> any HTML = { _ in EmptyHTML() },
@@ -59,7 +75,9 @@ public struct Site: Sendable {
     public static let privateHTMLHeaders: HTTPHeaders = [
         "Content-Type": "text/html; charset=utf-8",
         "Cache-Control": "private, no-store",
-        "Content-Security-Policy": "default-src 'self'; img-src 'self' data:; base-uri 'none'; form-action 'self'; frame-ancestors 'none'",
+        "Content-Security-Policy": "default-src 'self'; img-src 'self' data:; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'",
+        // For browsers that predate `frame-ancestors`.
+        "X-Frame-Options": "DENY",
         "X-Content-Type-Options": "nosniff",
         "Referrer-Policy": "same-origin",
     ]

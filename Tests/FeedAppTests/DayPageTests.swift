@@ -60,6 +60,30 @@ struct DayPageTests {
             #expect(section.date == day)
         }
     }
+
+    @Test("At the calendar's ends every link leads to a date the page accepts", arguments: [
+        "0001-01-01", "0001-01-03", "0001-01-08", "9999-12-31", "9999-12-27", "9999-12-24", "2026-11-03",
+    ])
+    func calendarLinksStayInRange(date: String) async throws {
+        let page = try await app.get("/day?date=\(date)")
+        #expect(page.status == .ok)
+        let links = page.bodyText.matches(of: /href="(\/day\?date=[^"&]*)[^"]*"/).map { String($0.output.1) }
+        #expect(!links.isEmpty)
+        for link in Set(links) {
+            #expect(try await app.get(link).status == .ok, "\(date) links to \(link)")
+        }
+    }
+
+    @Test("The first and last days show a week step only where there is a week to go to")
+    func weekStepsAtTheEnds() async throws {
+        let first = try await app.get("/day?date=0001-01-01").bodyText
+        #expect(!first.contains(#"aria-label="Previous week""#))
+        #expect(first.contains(#"aria-label="Next week""#))
+        let last = try await app.get("/day?date=9999-12-31").bodyText
+        #expect(!last.contains(#"aria-label="Next week""#))
+        #expect(last.contains(#"href="/day?date=9999-12-24""#))
+        #expect(last.contains(#"<span class="day-outside"><span class="weekday">Sat</span>"#), "the days after 9999-12-31 in its week are shown unlinked")
+    }
 }
 
 @Suite("Dates")

@@ -49,7 +49,9 @@ import SectionalTesting
         })
         #expect(directives["default-src"] == ["'self'"])
         #expect(directives["frame-ancestors"] == ["'none'"])
+        #expect(directives["object-src"] == ["'none'"], "no plugins, whatever default-src allows")
         #expect(directives["base-uri"] == ["'none'"])
+        #expect(response.headers["X-Frame-Options"] == "DENY", "for browsers that predate frame-ancestors")
         #expect(!policy.contains("unsafe-inline") && !policy.contains("unsafe-eval") && !policy.contains("*"))
         // Nothing widens scripts or styles beyond the site's own files.
         #expect(directives["script-src"] == nil && directives["style-src"] == nil)

@@ -1,4 +1,4 @@
-import FeedApp
+@testable import FeedApp
 import Testing
 
 @Suite("Deadline, streaming and simulation flags")
@@ -41,5 +41,27 @@ struct SimulationOptionsTests {
     func sectionIDs() {
         #expect(allSectionIDs.contains("credit-score"))
         #expect(allSectionIDs.contains("sleep"))
+    }
+}
+
+@Suite("Simulated hangs")
+struct SimulatedHangTests {
+    @Test("A hang ends as soon as its task is cancelled, with a cancellation error")
+    func hangEndsOnCancellation() async throws {
+        let hang = Task { try await SimulatedFault.hang.apply { 42 } }
+        try await Task.sleep(for: .milliseconds(20))
+        hang.cancel()
+        let result = await hang.result
+        #expect(throws: CancellationError.self) { try result.get() }
+    }
+
+    @Test("A hang cancelled before it starts waiting ends too")
+    func cancelledBeforeWaiting() async throws {
+        let hang = Task {
+            withUnsafeCurrentTask { $0?.cancel() }
+            return try await SimulatedFault.hang.apply { 42 }
+        }
+        let result = await hang.result
+        #expect(throws: CancellationError.self) { try result.get() }
     }
 }

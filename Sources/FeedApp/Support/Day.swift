@@ -31,6 +31,12 @@ public struct Day: Sendable, Hashable, Comparable, CustomStringConvertible {
         self.init(year, month, day)
     }
 
+    /// The first and last dates the pages accept: four-digit years.
+    public static let accepted = Day(1, 1, 1)...Day(9999, 12, 31)
+
+    /// Whether the pages accept this date (links lead only to these).
+    public var isAccepted: Bool { Self.accepted.contains(self) }
+
     /// Today in UTC.
     public static func today() -> Day {
         Day(daysSinceEpoch: Int(time(nil)) / 86_400)

@@ -1,3 +1,5 @@
+import Synchronization
+
 /// A fault `--simulate` injects into a section's data load, so a person can
 /// watch a page degrade: `credit-score=delay:2s`, `alerts=error`, `sleep=hang`.
 public enum SimulatedFault: Sendable, Equatable {
@@ -28,7 +30,7 @@ public enum SimulatedFault: Sendable, Equatable {
     }
 
     /// Runs `operation` with this fault applied. Waiting honours cancellation,
-    /// so a deadline ends a hang.
+    /// so a deadline ends a hang, and a hang keeps nothing once cancelled.
     func apply<Model: Sendable>(to operation: @Sendable () async throws -> Model) async throws -> Model {
         switch self {
         case .delay(let duration):
@@ -37,8 +39,48 @@ public enum SimulatedFault: Sendable, Equatable {
         case .error:
             throw InjectedError()
         case .hang:
-            while true { try await Task.sleep(for: .seconds(3600)) }
+            // Not a long Task.sleep: a cancelled sleep keeps its timer (and
+            // about 700 bytes) until the time it would have ended.
+            try await Self.waitForCancellation()
+            throw CancellationError()
         }
+    }
+}
+
+extension SimulatedFault {
+    /// Suspends until the task is cancelled, holding nothing but the continuation.
+    static func waitForCancellation() async throws {
+        let waiter = CancellationWaiter()
+        try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+                waiter.park(continuation)
+            }
+        } onCancel: {
+            waiter.cancel()
+        }
+    }
+}
+
+/// The one continuation of a wait that ends only by cancellation, resumed
+/// exactly once whichever comes first: the park or the cancel.
+private final class CancellationWaiter: Sendable {
+    private let state = Mutex<(continuation: CheckedContinuation<Void, any Error>?, cancelled: Bool)>((nil, false))
+
+    func park(_ continuation: CheckedContinuation<Void, any Error>) {
+        let cancelled = state.withLock { state in
+            if !state.cancelled { state.continuation = continuation }
+            return state.cancelled
+        }
+        if cancelled { continuation.resume(throwing: CancellationError()) }
+    }
+
+    func cancel() {
+        let continuation = state.withLock { state in
+            state.cancelled = true
+            defer { state.continuation = nil }
+            return state.continuation
+        }
+        continuation?.resume(throwing: CancellationError())
     }
 }
 

@@ -29,20 +29,35 @@ final class CalendarSection: SectionController, CatalogSection, DaySection {
         let monday = date.adding(days: -date.weekdayIndex)
         let week = (0..<7).map { monday.adding(days: $0) }
         nav(.class("calendar"), .aria("label", "Choose a day")) {
-            a(.class("week-step"), .href(url(date.adding(days: -7))), .aria("label", "Previous week")) { "‹" }
+            weekStep(to: date.adding(days: -7), label: "Previous week", symbol: "‹")
             ol(.class("week")) {
                 for day in week {
                     li {
-                        a(attributes: day == date ? [.href(url(day)), .aria("current", "date"), .class("selected")] : [.href(url(day))]) {
-                            span(.class("weekday")) { String(day.weekdayName.prefix(3)) }
-                            span(.class("day-number")) { String(day.day) }
+                        // Days past the calendar's ends are shown, not linked: the page would refuse them.
+                        if day.isAccepted {
+                            a(attributes: day == date ? [.href(url(day)), .aria("current", "date"), .class("selected")] : [.href(url(day))]) {
+                                span(.class("weekday")) { String(day.weekdayName.prefix(3)) }
+                                span(.class("day-number")) { String(day.day) }
+                            }
+                        } else {
+                            span(.class("day-outside")) {
+                                span(.class("weekday")) { String(day.weekdayName.prefix(3)) }
+                                span(.class("day-number")) { String(day.day) }
+                            }
                         }
                     }
                 }
             }
-            a(.class("week-step"), .href(url(date.adding(days: 7))), .aria("label", "Next week")) { "›" }
+            weekStep(to: date.adding(days: 7), label: "Next week", symbol: "›")
         }.render(into: &html)
         p(.class("calendar-date")) { time(.datetime(date.description)) { date.longDescription } }.render(into: &html)
+    }
+
+    /// A link a week back or on; at the calendar's ends, the nearest accepted date, or none.
+    private func weekStep(to target: Day, label: String, symbol: String) -> HTMLEither<a<String>, span<String>> {
+        let clamped = min(max(target, Day.accepted.lowerBound), Day.accepted.upperBound)
+        guard clamped != date else { return .second(span(.class("week-step"), .aria("hidden", "true")) { symbol }) }
+        return .first(a(.class("week-step"), .href(url(clamped)), .aria("label", label)) { symbol })
     }
 
     private func url(_ day: Day) -> String {

@@ -94,7 +94,8 @@
       empty.className = "stack-empty";
       empty.setAttribute("role", "status");
       empty.textContent = "No sections are shown. Add one below.";
-      stack.prepend(empty);
+      const heading = stack.querySelector(":scope > .page-title");
+      if (heading) heading.after(empty); else stack.prepend(empty);
     }
     if (empty) empty.hidden = description.sections.length > 0;
     syncComposition(description);
@@ -104,10 +105,44 @@
     history.replaceState(null, "", description.page);
   };
 
+  // Focus goes where the reader's attention is after a change: to the heading
+  // of the card that took a removed card's place (or the one above it, or the
+  // picker when none is left), or to the heading of the card just added.
+  const focusHeading = (card) => {
+    const heading = card && card.querySelector("h2");
+    if (!heading) return false;
+    heading.tabIndex = -1;
+    heading.focus();
+    return true;
+  };
+  const cards = () => [...stack.querySelectorAll(":scope > section[data-section]")];
+
   document.addEventListener("click", (event) => {
     const link = event.target.closest("a[data-section-action]");
     if (!link || event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
     event.preventDefault();
-    applyComposition(link.href).catch(() => { location.href = link.href; });
+    // One change at a time: a second click while the first is applied (or
+    // just after, when the next card's link has slid under the pointer) does nothing.
+    if (stack.classList.contains("is-busy")) return;
+    stack.classList.add("is-busy");
+    const action = link.dataset.sectionAction;
+    const card = link.closest("section[data-section]");
+    const place = card ? cards().indexOf(card) : -1;
+    const added = link.dataset.section;
+    applyComposition(link.href)
+      .then(() => {
+        if (action === "add") {
+          focusHeading(sectionElement(added));
+        } else {
+          const left = cards();
+          if (!focusHeading(left[Math.min(place, left.length - 1)])) {
+            const next = document.querySelector(".section-picker a") || stack;
+            if (next === stack) stack.tabIndex = -1;
+            next.focus();
+          }
+        }
+      })
+      .catch(() => { location.href = link.href; })
+      .finally(() => { setTimeout(() => stack.classList.remove("is-busy"), 400); });
   });
 })();

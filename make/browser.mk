@@ -8,7 +8,7 @@ BROWSER_PYTHON ?= python3
 browser-check: deps browser-deps
 	SWIFT="$(SWIFT)" $(BROWSER_PYTHON) scripts/browser-check.py
 
-## browser-deps: Chromium (Debian) and websocket-client (PyPI), when missing
+## browser-deps: Chromium (Debian), websocket-client and axe-selenium-python (PyPI), when missing
 browser-deps:
 	@if ! command -v chromium >/dev/null 2>&1; then \
 		if [ "$$(id -u)" = 0 ]; then \
@@ -17,6 +17,11 @@ browser-deps:
 		else \
 			echo "chromium is missing. Run: sudo apt-get install -y chromium"; exit 1; \
 		fi; \
+	fi
+	@if ! $(BROWSER_PYTHON) -c 'import importlib.util, sys; sys.exit(importlib.util.find_spec("axe_selenium_python") is None)' 2>/dev/null; then \
+		echo "Installing axe-selenium-python (for the axe-core script it ships)"; \
+		$(BROWSER_PYTHON) -m pip install -q --no-deps axe-selenium-python \
+		|| $(BROWSER_PYTHON) -m pip install -q --no-deps --break-system-packages axe-selenium-python; \
 	fi
 	@if ! $(BROWSER_PYTHON) -c 'import websocket' 2>/dev/null; then \
 		echo "Installing websocket-client"; \

@@ -8,12 +8,17 @@ or console error, and fit 360 px wide. Then clicks through Public/app.js: adds
 and removes sections in place on /feed and /day, and checks that reloading the
 new URL renders the page the script made (same sections, links, form fields,
 picker and canonical URL), and that picking another day keeps the sections.
+Every page (and an error page) is also checked with axe-core for WCAG 2.1 AA:
+any serious or critical violation fails. With the keyboard: removing a card
+moves focus to the card that took its place, adding one to the new card, and
+a double click on a Remove link removes one card, not two.
 Screenshots go to .build/browser-check/. Exits non-zero if any check fails.
 
-Needs chromium (Debian package) and websocket-client (PyPI); `make browser-check`
-installs them when missing. Environment: SWIFT (default swift), CHROMIUM.
+Needs chromium (Debian package), websocket-client and axe-selenium-python (PyPI,
+for the axe-core script it ships; Selenium itself is not used); `make
+browser-check` installs them when missing. Environment: SWIFT (default swift), CHROMIUM.
 """
-import base64, json, os, shutil, signal, socket, subprocess, sys, tempfile, time, urllib.request
+import base64, importlib.util, json, os, shutil, signal, socket, subprocess, sys, tempfile, time, urllib.request
 
 import websocket  # websocket-client
 
@@ -48,6 +53,16 @@ SNAPSHOT_JS = """(() => {
 
 class Failure(Exception):
     pass
+
+
+def axe_source():
+    """axe-core's script, as the PyPI package axe-selenium-python ships it."""
+    spec = importlib.util.find_spec("axe_selenium_python")
+    if spec is None or not spec.submodule_search_locations:
+        raise Failure("axe-selenium-python is not installed (make browser-deps installs it)")
+    path = os.path.join(list(spec.submodule_search_locations)[0], "node_modules", "axe-core", "axe.min.js")
+    with open(path, encoding="utf-8") as f:
+        return f.read()
 
 
 def free_port():
@@ -147,6 +162,28 @@ class DevTools:
         with open(os.path.join(SHOTS, name + ".png"), "wb") as f:
             f.write(base64.b64decode(data))
 
+    def press_enter(self):
+        """Enter on the focused element, as a keyboard user activates a link."""
+        for kind in ("keyDown", "keyUp"):
+            self.send("Input.dispatchKeyEvent", type=kind, key="Enter", code="Enter",
+                      windowsVirtualKeyCode=13, nativeVirtualKeyCode=13, **({"text": "\r"} if kind == "keyDown" else {}))
+
+    def double_click(self, selector):
+        """Two quick clicks at the same point: the second lands on whatever is there by then."""
+        box = self.evaluate(f"""(() => {{
+          const el = document.querySelector({json.dumps(selector)});
+          if (!el) return null;
+          el.scrollIntoView({{block: "center"}});
+          const r = el.getBoundingClientRect();
+          return {{x: r.x + r.width / 2, y: r.y + r.height / 2}};
+        }})()""")
+        if not box:
+            raise Failure(f"nothing to click: {selector}")
+        for count in (1, 2):
+            for kind in ("mousePressed", "mouseReleased"):
+                self.send("Input.dispatchMouseEvent", type=kind, x=box["x"], y=box["y"], button="left", clickCount=count)
+            time.sleep(0.12)
+
     def click(self, selector):
         """A real left click (mouse events at the element's centre), as a person makes."""
         box = self.evaluate(f"""(() => {{
@@ -189,6 +226,48 @@ def check_page(dt, report, base, path, expected, shot, narrow=False):
         report.check(f"{path} at 360 px wide: nothing wider than the screen", width <= 360, f"page is {width} px wide")
         dt.viewport(1200, 1600)
     report.check(f"{path} has no JavaScript errors", not dt.errors, "; ".join(dt.errors))
+
+
+def check_accessibility(dt, report, path, axe):
+    """axe-core's WCAG 2.1 AA rules on the page as loaded: serious and critical violations fail."""
+    dt.evaluate(axe)  # DevTools evaluation is not subject to the page's Content-Security-Policy
+    violations = dt.evaluate("""axe.run(document, {runOnly: {type: "tag", values: ["wcag2a", "wcag2aa", "wcag21aa", "best-practice"]},
+                                                   resultTypes: ["violations"]})
+      .then((r) => r.violations.map((v) => ({id: v.id, impact: v.impact, nodes: v.nodes.length,
+                                             where: v.nodes.slice(0, 2).map((n) => n.target.join(" ")).join("; ")})))""")
+    grave = [v for v in violations if v["impact"] in ("serious", "critical")]
+    report.check(f"{path}: no serious or critical accessibility violation (axe-core)", not grave,
+                 "; ".join(f"{v['id']} ({v['impact']}, {v['nodes']}x: {v['where']})" for v in grave))
+    for v in violations:
+        if v not in grave:
+            print(f"note  {path}: axe-core {v['impact']}: {v['id']} ({v['nodes']}x: {v['where']})", flush=True)
+
+
+def check_keyboard(dt, report, base):
+    """Remove and add with the keyboard; focus must land on the card that is now where the change was."""
+    dt.navigate(base + "/feed")
+    dt.evaluate("""document.querySelector('#section-alerts a[data-section-action="remove"]').focus()""")
+    dt.press_enter()
+    wait_until("alerts to be removed", lambda: dt.snapshot()["sections"] == ["balances", "credit-score"], timeout=5)
+    focused = dt.evaluate("document.activeElement.id")
+    report.check("keyboard: after removing alerts, focus is on credit score's heading", focused == "credit-score-title",
+                 f"focus is on {focused or dt.evaluate('document.activeElement.tagName')}")
+    time.sleep(0.5)  # past the pause after a change, when links take clicks again
+    dt.evaluate("""document.querySelector('nav.section-picker a[data-section="checkup"]').focus()""")
+    dt.press_enter()
+    wait_until("checkup to be added", lambda: "checkup" in dt.snapshot()["sections"], timeout=5)
+    focused = dt.evaluate("document.activeElement.id")
+    report.check("keyboard: after adding checkup, focus is on its heading", focused == "checkup-title",
+                 f"focus is on {focused or dt.evaluate('document.activeElement.tagName')}")
+    dt.screenshot("feed-keyboard-focus")
+
+
+def check_double_click(dt, report, base):
+    dt.navigate(base + "/feed")
+    dt.double_click('#section-balances a[data-section-action="remove"]')
+    time.sleep(0.8)
+    got = dt.snapshot()["sections"]
+    report.check("double click on Remove removes one card", got == ["alerts", "credit-score"], f"found {','.join(got)}")
 
 
 def check_click(dt, report, step, selector, want_url, want_sections, shot):
@@ -297,6 +376,16 @@ def run(report, work):
     got = dt.snapshot()["sections"]
     dt.screenshot("day-2-picked-2026-11-04")
     report.check("day: picking 2026-11-04 keeps calendar,summary,workout", got == kept, f"found {','.join(got)}")
+
+    # 4. Accessibility: axe-core on every page, then the keyboard and a double click.
+    axe = axe_source()
+    for path in ("/feed", "/feed?sections=balances,alerts,credit-score,recent-activity,checkup",
+                 "/feed?sections=checkup&checkup=emergency-fund:3-5&checkup=retirement:no&checkup=card-balance:full",
+                 "/feed?sections=", "/feed?stream=ooo", "/day", "/day?date=9999-12-31", "/feed?sections=nope"):
+        dt.navigate(base + path)
+        check_accessibility(dt, report, path, axe)
+    check_keyboard(dt, report, base)
+    check_double_click(dt, report, base)
 
 processes = []  # (Popen, leads a process group), stopped at the end whatever happens
 

@@ -27,7 +27,10 @@ public protocol ComposedPage: Sendable {
     var name: String { get }
     /// The page's own title, shown in the document's title.
     var title: String { get }
+    /// The sections the page can show, and the ones it shows when the query says nothing.
     var catalog: PageCatalog<Context> { get }
+    /// The page's `<h1>`, at the top of its stack; none by default.
+    var heading: String? { get }
 
     /// Reads the context from the request's query.
     /// - Throws: a 400 `HTTPError` when it is malformed.
@@ -43,6 +46,8 @@ public protocol ComposedPage: Sendable {
 
 extension ComposedPage {
     public func linkContext(_ context: Context) -> [PageAddress.QueryPair] { [] }
+
+    public var heading: String? { nil }
 
     public func makePage(_ setup: SectionSetup<Context>) -> StackPageController {
         let page = StackPageController(id: SectionID(name), title: title)
@@ -70,13 +75,16 @@ extension ComposedPage {
 }
 
 extension ComposedPage where Context == Void {
+    /// Nothing to read: a page whose context is `Void` needs nothing from the query.
     public func context(from request: Request) throws(HTTPError) {}
 }
 
 /// The sections a page has: the detail of an error about a section id.
 /// A JSON error lists them as `validSections`.
 public struct ValidSections: HTTPErrorDetail, Equatable {
+    /// Every section the page has, in catalog order.
     public var validSections: [SectionID]
 
+    /// The detail listing `ids`.
     public init(_ ids: [SectionID]) { validSections = ids }
 }

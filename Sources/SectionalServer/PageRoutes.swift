@@ -1,6 +1,7 @@
 import HTTPServer
 import Sectional
 
+/// Composed pages on a router: one call serves a page's three routes.
 extension Router {
     /// Serves `page` in the site's frame: the whole page at `/NAME`
     /// (streamed or not), one section's card at `/NAME/sections/{id}`, and
@@ -113,6 +114,7 @@ struct PageRoutes<Page: ComposedPage>: Sendable {
         let controller = page.makePage(SectionSetup(context: context, plan: plan, address: address))
         controller.plan = plan
         controller.address = address
+        controller.heading = page.heading
         return controller
     }
 

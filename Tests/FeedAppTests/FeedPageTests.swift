@@ -102,3 +102,16 @@ struct FeedPageTests {
         #expect(points.split(separator: " ").count == 12)
     }
 }
+
+@Suite("Headings")
+struct HeadingTests {
+    @Test("Each page has one h1, first in its stack; error pages have theirs", arguments: [
+        ("/feed", "Your feed"), ("/feed?sections=", "Your feed"), ("/feed?stream=ooo", "Your feed"),
+        ("/day?date=2026-11-03", "Your day"), ("/feed?sections=nope", "400 Bad Request"),
+    ])
+    func oneHeadingOne(target: String, heading: String) async throws {
+        let page = try await AppHarness().get(target).bodyText
+        #expect(page.matches(of: /<h1[ >]/).count == 1, "\(target)")
+        #expect(page.contains(">\(heading)</h1>"), "\(target)")
+    }
+}

@@ -8,6 +8,7 @@ struct DayPage: ComposedPage {
 
     let name = "day"
     let title = "Day"
+    let heading: String? = "Your day"
     let catalog: PageCatalog<Day>
 
     /// Sections start on today; the calendar then chooses the asked-for date (see `makePage`).

@@ -11,6 +11,7 @@ struct FeedPage: ComposedPage {
 
     let name = "feed"
     let title = "Feed"
+    let heading: String? = "Your feed"
     let quiz = CheckupQuiz.standard
     let catalog: PageCatalog<Context>
 

@@ -7,9 +7,12 @@
 open class StackPageController: SectionController {
     /// The composition shown, for remove and add links.
     public var plan: CompositionPlan?
+    /// Where the page lives, for remove and add links.
     public var address: PageAddress?
     /// Shown when the page has no section.
     public var emptyStateMessage = "No sections are shown. Add one below."
+    /// The page's one `<h1>`, first in the stack, when set.
+    public var heading: String?
     /// Where the cards go: in page order, or into slots they fill as they arrive.
     public var layout = StackLayout.pageOrder
 
@@ -45,6 +48,7 @@ open class StackPageController: SectionController {
     /// The stack's start tag, and the empty state when there is no child.
     open func renderOpening(into html: inout HTMLWriter) {
         html.writeRaw(#"<main class="stack" id="stack">"#)
+        if let heading { h1(.class("page-title")) { heading }.render(into: &html) }
         if children.isEmpty {
             div(.class("stack-empty"), .role("status")) { p { emptyStateMessage } }.render(into: &html)
         }

@@ -22,9 +22,9 @@ final class SleepSection: SectionController, CatalogSection, DaySection {
         guard let night else { return }
         let bedtime = (night.bedtimeMinutes + 24 * 60) % (24 * 60)
         dl(.class("stats")) {
-            div { dt { "Asleep" }; dd { "\(night.minutesAsleep / 60) h \(night.minutesAsleep % 60) min" } }
-            div { dt { "Bedtime" }; dd { clock(bedtime) } }
-            div { dt { "Quality" }; dd { "\(night.quality) / 100" } }
+            dt { "Asleep" }; dd { "\(night.minutesAsleep / 60) h \(night.minutesAsleep % 60) min" }
+            dt { "Bedtime" }; dd { clock(bedtime) }
+            dt { "Quality" }; dd { "\(night.quality) / 100" }
         }.render(into: &html)
     }
 

@@ -21,9 +21,9 @@ final class SummarySection: SectionController, CatalogSection, DaySection {
     override func render(into html: inout HTMLWriter) {
         guard let summary else { return }
         dl(.class("stats")) {
-            div { dt { "Steps" }; dd { grouped(summary.steps) } }
-            div { dt { "Active minutes" }; dd { String(summary.activeMinutes) } }
-            div { dt { "Calories" }; dd { grouped(summary.calories) } }
+            dt { "Steps" }; dd { grouped(summary.steps) }
+            dt { "Active minutes" }; dd { String(summary.activeMinutes) }
+            dt { "Calories" }; dd { grouped(summary.calories) }
         }.render(into: &html)
     }
 }

@@ -24,10 +24,10 @@ final class WorkoutSection: SectionController, CatalogSection, DaySection {
             return
         }
         dl(.class("stats")) {
-            div { dt { "Workout" }; dd { workout.kind } }
-            div { dt { "Duration" }; dd { "\(workout.minutes) min" } }
+            dt { "Workout" }; dd { workout.kind }
+            dt { "Duration" }; dd { "\(workout.minutes) min" }
             if let kilometres = workout.kilometres {
-                div { dt { "Distance" }; dd { "\((kilometres * 10).rounded() / 10) km" } }
+                dt { "Distance" }; dd { "\((kilometres * 10).rounded() / 10) km" }
             }
         }.render(into: &html)
         p(.class("note")) { workout.note }.render(into: &html)

@@ -22,7 +22,15 @@
 #     the server holds (its socket descriptors, less the listening one) must
 #     fall back to idle (none) by its own timeout, within IDLE_DEADLINE
 #     seconds, and the server must still answer. The attacker is then killed.
-#  5. Prints a table; exits 1 when anything did not hold.
+#  5. Many addresses: scripts/head-holders.py holds 220 connections from each
+#     of 127.0.0.2 to 127.0.0.6 (each address under the per-client limit, 1,100
+#     in all, past the connection limit), none of which ever finishes its
+#     request head, reconnecting whenever the server closes one. The normal
+#     client, from 127.0.0.7, must be served throughout: the server closes
+#     connections whose head is overdue and, when full, the one that has
+#     waited longest for a head, to make room. Then the server must return
+#     to idle once the attacker stops.
+#  6. Prints a table; exits 1 when anything did not hold.
 #
 # Environment: ATTACK_CONNECTIONS (1000), ATTACK_SECONDS (30), NORMAL_SECONDS
 # (the normal client's run, default ATTACK_SECONDS - 12), P99_LIMIT_MS (100),
@@ -76,8 +84,8 @@ declare -A ROW
 failed=0
 fail() { failed=1; say "FAILED: $*"; }
 
-run_normal() {  # name seconds
-    python3 scripts/normal-client.py "$port" "$2" /feed 127.0.0.2 >"$OUT/normal-$1.json"
+run_normal() {  # name seconds [source address]
+    python3 scripts/normal-client.py "$port" "$2" /feed "${3:-127.0.0.2}" >"$OUT/normal-$1.json"
     cat "$OUT/normal-$1.json"
 }
 
@@ -114,7 +122,8 @@ attack() {  # name slowhttptest-arguments...
     # Freeze the attacker: its connections stay open but fall silent, as a
     # client that vanished without closing would. Only the server's own
     # timeout can free them now.
-    kill -STOP "$attacker"
+    # (slowhttptest may have ended already: the head deadline closed every slowloris connection.)
+    kill -STOP "$attacker" 2>/dev/null || say "$name: the attacker had already ended, the server having closed its connections"
     # slowhttptest's last status block: how many of its connections were ever
     # connected, and how many it still held when it stopped.
     local report
@@ -136,7 +145,24 @@ attack() {  # name slowhttptest-arguments...
 attack slowloris -H -i 10 -x 24 -t GET
 attack slow-read -X -k 3 -w 512 -y 1024 -n 5 -z 32
 
-printf '\n%-10s %s\n' run "normal client (127.0.0.2) | server"
-for name in baseline slowloris slow-read; do printf '%-10s %s\n' "$name" "${ROW[$name]:-not run}"; done
+# Unfinished heads from five addresses, 1,100 connections: past the connection limit.
+say "many-addresses: 5 x 220 unfinished heads for ${ATTACK_SECONDS}s"
+python3 scripts/head-holders.py "$port" "$ATTACK_SECONDS" 5 220 >"$OUT/head-holders.json" &
+holders=$!
+pids+=("$holders")
+sleep 8  # 1,100 connections at 200 a second
+peak=$(server_connections)
+say "many-addresses: the server holds $peak connections; normal client from 127.0.0.7 for ${NORMAL_SECONDS}s"
+run_normal many-addresses "$NORMAL_SECONDS" 127.0.0.7 >/dev/null
+wait "$holders" || fail "many-addresses: the attacker failed"
+start=$SECONDS
+while idle=$(server_connections); ((idle > 0 && SECONDS - start < IDLE_DEADLINE)); do sleep 1; done
+((idle == 0)) || fail "many-addresses: $idle connections still open ${IDLE_DEADLINE}s after the attack"
+curl -fsS --max-time 5 "http://127.0.0.1:$port/healthz" >/dev/null || fail "many-addresses: the server no longer answers"
+check_normal many-addresses
+ROW[many-addresses]+=" | server connections: $peak at full attack, none $((SECONDS - start))s after it | attacker: $(cat "$OUT/head-holders.json")"
+
+printf '\n%-14s %s\n' run "normal client (127.0.0.2; 127.0.0.7 for many-addresses) | server"
+for name in baseline slowloris slow-read many-addresses; do printf '%-14s %s\n' "$name" "${ROW[$name]:-not run}"; done
 if ((failed)); then echo "abuse: FAILED"; else echo "abuse: held: p99 under ${P99_LIMIT_MS} ms, no failed request, back to idle"; fi
 exit $failed

@@ -15,10 +15,15 @@
 #     answers LEAK_REQUESTS requests of the mix, is stopped with SIGTERM (a
 #     graceful stop, as in production), and must report no definitely lost
 #     block.
-#  5. Prints a summary table; exits 1 when anything did not hold.
+#  5. Cancellation: a server with `--simulate credit-score=hang` takes
+#     STORM_REQUESTS clients that leave mid-page (scripts/disconnect-storm.py),
+#     in two storms; VmRSS after the second may be at most RSS_LIMIT_KB above
+#     VmRSS after the first: a cancelled load must leave nothing behind.
+#  6. Prints a summary table; exits 1 when anything did not hold.
 #
 # Environment: SOAK_REQUESTS (1,000,000), SOAK_CONNECTIONS (32), SOAK_THREADS
-# (wrk threads, 2), LEAK_REQUESTS (3,000), RSS_LIMIT_KB (2048), RELEASE_BUILD,
+# (wrk threads, 2), LEAK_REQUESTS (3,000), STORM_REQUESTS (20,000 per storm),
+# RSS_LIMIT_KB (2048), RELEASE_BUILD,
 # HOSTILE_SCRATCH (a --scratch-path for the release build).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -29,6 +34,7 @@ readonly CONNECTIONS=${SOAK_CONNECTIONS:-32}
 readonly THREADS=${SOAK_THREADS:-2}
 readonly LEAK_REQUESTS=${LEAK_REQUESTS:-3000}
 readonly RSS_LIMIT_KB=${RSS_LIMIT_KB:-2048}
+readonly STORM_REQUESTS=${STORM_REQUESTS:-20000}
 readonly RELEASE_BUILD=${RELEASE_BUILD:-swift build -c release --static-swift-stdlib}
 readonly OUT=.build/soak
 say() { printf 'soak: [%3ds] %s\n' "$SECONDS" "$*" >&2; }
@@ -172,6 +178,22 @@ other_errors=$(awk '/^==[0-9]+== (Conditional jump|Use of uninitialised|Invalid 
     "$OUT/memcheck.log" | sort | uniq -c | sed 's/^ *//' | paste -sd ';' -)
 memcheck_errors=$(sed -n 's/.*ERROR SUMMARY: \([0-9,]*\) errors from \([0-9,]*\) contexts.*/\1 in \2 contexts/p' "$OUT/memcheck.log" | tail -n 1)
 
+say "cancellation: two storms of $STORM_REQUESTS clients leaving mid-page, credit score hanging"
+start_server "$OUT/hang-server.log" "$binary" --simulate credit-score=hang
+python3 scripts/disconnect-storm.py "$port" "$STORM_REQUESTS" /feed >"$OUT/storm-1.json"
+sleep 2  # the deadlines of the last pages pass
+rss_storm_1=$(rss_kb)
+python3 scripts/disconnect-storm.py "$port" "$STORM_REQUESTS" /feed >"$OUT/storm-2.json"
+sleep 2
+rss_storm_2=$(rss_kb)
+storm_growth=$((rss_storm_2 - rss_storm_1))
+((storm_growth < RSS_LIMIT_KB)) || fail "VmRSS grew by $storm_growth kB over a storm of clients leaving hanging pages"
+for storm in 1 2; do
+    python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); sys.exit(1 if d["failed"] else 0)' "$OUT/storm-$storm.json" \
+        || fail "storm $storm: requests failed: $(cat "$OUT/storm-$storm.json")"
+done
+kill -TERM "$server"; wait "$server" 2>/dev/null || true
+
 statuses=$(for code in $(printf '%s\n' "${!STATUS[@]}" | sort -n); do printf '%s:%s ' "$code" "${STATUS[$code]}"; done)
 printf '\n%-28s %s\n' "soak" "result"
 total=0
@@ -184,6 +206,7 @@ printf '%-28s %s\n' "server alive at the end" "$alive"
 printf '%-28s %s\n' "VmRSS (kB)" "start $rss_start, after warm-up $rss_warm, max $rss_max, end $rss_end"
 printf '%-28s %s\n' "VmRSS growth after warm-up" "$growth kB (limit $RSS_LIMIT_KB kB)"
 printf '%-28s %s\n' "memcheck definitely lost" "$definite"
+printf '%-28s %s\n' "hang, clients leaving (kB)" "VmRSS $rss_storm_1 after storm 1, $rss_storm_2 after storm 2: $storm_growth kB (limit $RSS_LIMIT_KB kB)"
 printf '%-28s %s\n' "memcheck other reports" "${memcheck_errors:-?}${other_errors:+: $other_errors}"
 if ((failed)); then echo "soak: FAILED"; else echo "soak: held"; fi
 exit $failed

@@ -1,7 +1,9 @@
 /// An ordered list of header fields; names compare case-insensitively.
 public struct HTTPHeaders: Sendable, Sequence, ExpressibleByDictionaryLiteral {
+    /// The fields in the order they were added.
     public private(set) var fields: [(name: String, value: String)] = []
 
+    /// No fields.
     public init() {}
 
     public init(dictionaryLiteral elements: (String, String)...) {

@@ -9,6 +9,7 @@ import Darwin
 public struct Logger: Sendable {
     private let sink: @Sendable (String) -> Void
 
+    /// A logger that hands each line to `sink`.
     public init(sink: @escaping @Sendable (String) -> Void) {
         self.sink = sink
     }
@@ -21,5 +22,6 @@ public struct Logger: Sendable {
         }
     }
 
+    /// Writes one line.
     public func log(_ line: String) { sink(line) }
 }

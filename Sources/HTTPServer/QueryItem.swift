@@ -1,8 +1,11 @@
 /// One `name=value` pair of a query string, percent-decoded.
 public struct QueryItem: Hashable, Sendable {
+    /// The name, percent-decoded.
     public var name: String
+    /// The value, percent-decoded (`+` is a space); empty when the item has no `=`.
     public var value: String
 
+    /// An item from its decoded name and value.
     public init(_ name: String, _ value: String) {
         self.name = name
         self.value = value

@@ -1,15 +1,18 @@
 /// An HTTP request as a handler sees it: decoded path and query, headers,
 /// and the values of the route's `{parameters}`.
 public struct Request: Sendable {
+    /// The request method.
     public var method: HTTPMethod
     /// The percent-decoded path, e.g. `/feed/sections/balances`.
     public var path: String
     /// The query's items in order, repeated names kept.
     public var query: [QueryItem]
+    /// The header fields as sent.
     public var headers: HTTPHeaders
     /// Values of the matched route's `{name}` segments.
     public var parameters: [String: String] = [:]
 
+    /// A request from its decoded parts, e.g. in a test.
     public init(method: HTTPMethod, path: String, query: [QueryItem] = [], headers: HTTPHeaders = [:]) {
         self.method = method
         self.path = path

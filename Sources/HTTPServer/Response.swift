@@ -2,6 +2,7 @@
 public struct Response: Sendable {
     /// What the response sends after its headers.
     public enum Body: Sendable {
+        /// Bytes in memory, sent with a `Content-Length`.
         case bytes([UInt8])
         /// A regular file sent with `sendfile`; `size` is its length in bytes.
         case file(path: String, size: UInt64)
@@ -18,14 +19,18 @@ public struct Response: Sendable {
         }
     }
 
+    /// The status line's status.
     public var status: HTTPStatus
+    /// The header fields; `Content-Length` is the server's to set.
     public var headers: HTTPHeaders
+    /// What follows the headers.
     public var body: Body
     /// Sent as `Server-Timing` and repeated in the access log.
     public var timing: ServerTiming?
     /// The same answer, built once for libmicrohttpd, when it is sent often unchanged.
     var prepared: PreparedResponse?
 
+    /// A response from its parts.
     public init(status: HTTPStatus = .ok, headers: HTTPHeaders = [:], body: Body = .bytes([])) {
         self.status = status
         self.headers = headers

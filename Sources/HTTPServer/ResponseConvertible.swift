@@ -8,13 +8,16 @@
 /// }
 /// ```
 public protocol ResponseConvertible: SendableMetatype {
+    /// The response this value is answered with.
     func response() -> Response
 }
 
 extension Response: ResponseConvertible {
+    /// A response answers as itself.
     public func response() -> Response { self }
 }
 
+/// A string answers as plain UTF-8 text.
 extension String: ResponseConvertible {
     /// Plain UTF-8 text.
     public func response() -> Response {

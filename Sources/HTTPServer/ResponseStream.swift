@@ -15,6 +15,7 @@
 public struct ResponseStream: Sendable {
     private let producer: @Sendable (ResponseBodyWriter) async -> Void
 
+    /// A body written by `produce`, which runs once the headers are on their way.
     public init(_ produce: @escaping @Sendable (ResponseBodyWriter) async -> Void) {
         producer = produce
     }

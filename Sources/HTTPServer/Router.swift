@@ -6,7 +6,9 @@
 /// router.get("/hello/{name}") { request in "hello \(request.parameters["name"]!)" }
 /// ```
 public struct Router: Responder {
+    /// A handler that may wait: it runs in a task.
     public typealias Handler = @Sendable (Request) async throws -> Response
+    /// A handler whose answer is ready at once: it runs on the server's thread.
     public typealias ImmediateHandler = @Sendable (Request) throws -> Response
 
     enum Action: Sendable {
@@ -41,8 +43,10 @@ public struct Router: Responder {
     /// Renders every error answer (404, 405, a thrown `HTTPError`, the 500
     /// that stands for any other error). The default sends the message as text.
     public var errorResponder: @Sendable (HTTPError, Request) -> Response = { error, _ in error.response() }
+    /// Where hidden errors (the causes of 500s) are logged.
     public var logger: Logger
 
+    /// A router with no routes yet, serving `staticFiles` for paths no route claims.
     public init(staticFiles: StaticFiles? = nil, logger: Logger = .standardError) {
         self.staticFiles = staticFiles
         self.logger = logger

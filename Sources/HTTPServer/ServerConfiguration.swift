@@ -7,6 +7,7 @@ import Darwin
 /// How a `Server` listens and what it tolerates. The defaults are safe for
 /// the open internet: libmicrohttpd's own (no timeout, no per-client limit) are not.
 public struct ServerConfiguration: Sendable {
+    /// The address to listen on: `127.0.0.1` (this machine only) by default, `0.0.0.0` for every interface.
     public var host = "127.0.0.1"
     /// `0` picks a free port; `Server.port` tells which.
     public var port = 8080
@@ -46,7 +47,9 @@ public struct ServerConfiguration: Sendable {
     /// How long `stop()` lets requests in flight finish.
     public var shutdownGrace: Duration = .seconds(10)
 
+    /// The defaults, safe for the open internet.
     public init() {}
 
+    /// The number of processor cores online: the default worker thread count.
     public static var processorCount: Int { max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))) }
 }

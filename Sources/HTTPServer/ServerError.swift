@@ -1,9 +1,14 @@
 /// Why a server could not start. Each message is one line a person can act on.
 public enum ServerError: Error, Equatable, CustomStringConvertible {
+    /// Another process listens on the port.
     case addressInUse(host: String, port: Int)
+    /// The host is not an address of this machine.
     case cannotResolve(host: String)
+    /// A socket call failed.
     case socket(operation: String, errno: Int32)
+    /// The static file directory is missing or not a directory.
     case publicDirectory(String)
+    /// libmicrohttpd did not start; it logged why.
     case daemonRefused
 
     public var description: String {

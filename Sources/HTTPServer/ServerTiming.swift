@@ -8,8 +8,10 @@
 /// response.timing = timing
 /// ```
 public struct ServerTiming: Sendable, Equatable {
+    /// The entries in the order they were added.
     public private(set) var entries: [(name: String, duration: Duration)] = []
 
+    /// No entries yet.
     public init() {}
 
     /// Adds an entry; `name` must be a token (letters, digits, `-`, `_`, `.`).

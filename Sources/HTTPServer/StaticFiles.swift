@@ -9,6 +9,7 @@ import Darwin
 public struct StaticFiles: Sendable {
     /// The directory's real path, without a trailing slash.
     public let root: String
+    /// The `Cache-Control` every file is sent with.
     public let cacheControl: String
     /// Small files' bytes, by URL path, checked against the file at every request.
     private let cache = FileCache()

@@ -1,0 +1,49 @@
+#!/usr/bin/env python3
+"""Clients that leave mid-page, for `make soak`: each opens a connection,
+asks for PATH, reads the first bytes of the answer and hangs up, COUNT times
+in all from THREADS threads at once. Prints a JSON summary.
+
+Usage: disconnect-storm.py PORT COUNT [PATH] [THREADS]
+"""
+import json
+import socket
+import sys
+import threading
+
+
+def main():
+    port, count = int(sys.argv[1]), int(sys.argv[2])
+    path = sys.argv[3] if len(sys.argv) > 3 else "/feed"
+    threads = int(sys.argv[4]) if len(sys.argv) > 4 else 32
+    request = f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".encode()
+    lock = threading.Lock()
+    done = {"left": 0, "failed": 0, "remaining": count}
+
+    def storm():
+        while True:
+            with lock:
+                if done["remaining"] == 0:
+                    return
+                done["remaining"] -= 1
+            try:
+                with socket.create_connection(("127.0.0.1", port), timeout=5) as connection:
+                    connection.sendall(request)
+                    first = connection.recv(4096)
+                    if not first.startswith(b"HTTP/1.1 200"):
+                        raise RuntimeError(first[:40])
+                with lock:
+                    done["left"] += 1
+            except Exception:
+                with lock:
+                    done["failed"] += 1
+
+    workers = [threading.Thread(target=storm) for _ in range(threads)]
+    for worker in workers:
+        worker.start()
+    for worker in workers:
+        worker.join()
+    print(json.dumps({"left_mid_page": done["left"], "failed": done["failed"]}))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
 """Clients that leave mid-page, for `make soak`: each opens a connection,
 asks for PATH, reads the first bytes of the answer and hangs up, COUNT times
-in all from THREADS threads at once. Prints a JSON summary.
+in all from THREADS threads at once, each thread from a loopback address of
+its own (127.0.0.10 and up), so that the server's per-client limit counts
+each as one visitor. Prints a JSON summary.
 
 Usage: disconnect-storm.py PORT COUNT [PATH] [THREADS]
 """
@@ -19,14 +21,14 @@ def main():
     lock = threading.Lock()
     done = {"left": 0, "failed": 0, "remaining": count}
 
-    def storm():
+    def storm(source):
         while True:
             with lock:
                 if done["remaining"] == 0:
                     return
                 done["remaining"] -= 1
             try:
-                with socket.create_connection(("127.0.0.1", port), timeout=5) as connection:
+                with socket.create_connection(("127.0.0.1", port), timeout=5, source_address=(source, 0)) as connection:
                     connection.sendall(request)
                     first = connection.recv(4096)
                     if not first.startswith(b"HTTP/1.1 200"):
@@ -37,7 +39,7 @@ def main():
                 with lock:
                     done["failed"] += 1
 
-    workers = [threading.Thread(target=storm) for _ in range(threads)]
+    workers = [threading.Thread(target=storm, args=(f"127.0.0.{10 + index}",)) for index in range(threads)]
     for worker in workers:
         worker.start()
     for worker in workers:

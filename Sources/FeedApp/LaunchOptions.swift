@@ -7,6 +7,8 @@ public struct LaunchOptions: Equatable, Sendable {
     public var publicDirectory = "Public"
     public var threads = ServerConfiguration.processorCount
     public var quiet = false
+    /// How long a request's line and headers may take to arrive.
+    public var headTimeout: Duration = .seconds(10)
     /// How long a section's data load may take before it shows its fallback.
     public var sectionTimeout: Duration = .seconds(1)
     /// Whether pages stream their sections as they finish.
@@ -44,6 +46,8 @@ public struct LaunchOptions: Equatable, Sendable {
           --public DIR      static files to serve (default ./Public)
           --threads N       worker threads (default: the number of cores)
           --quiet           no access log
+          --head-timeout DURATION
+                            how long a request's line and headers may take to arrive (default 10s)
           --section-timeout DURATION
                             how long a section may load before its fallback shows (default 1s; e.g. 300ms, 2s)
           --no-stream       send every page whole, never streamed
@@ -75,6 +79,12 @@ public struct LaunchOptions: Equatable, Sendable {
             case "--port": options.port = try number(try value(), flag: flag, in: 0...65535, expected: "a port number (0-65535)")
             case "--threads": options.threads = try number(try value(), flag: flag, in: 1...256, expected: "a thread count (1-256)")
             case "--no-stream": options.streaming = false
+            case "--head-timeout":
+                let text = try value()
+                guard let timeout = parseDuration(text), timeout > .zero else {
+                    throw .invalidValue(flag: flag, value: text, expected: "a duration such as 5s or 500ms")
+                }
+                options.headTimeout = timeout
             case "--section-timeout":
                 let text = try value()
                 guard let timeout = parseDuration(text), timeout > .zero else {
@@ -112,6 +122,7 @@ public struct LaunchOptions: Equatable, Sendable {
         configuration.port = port
         configuration.threads = threads
         configuration.accessLog = !quiet
+        configuration.requestHeadTimeout = headTimeout
         return configuration
     }
 }

@@ -45,11 +45,15 @@ final class ConnectionRegistry: Sendable {
 
     func startSweeping() {
         sweeper.schedule(deadline: .now() + .milliseconds(250), repeating: .milliseconds(250), leeway: .milliseconds(50))
-        sweeper.setEventHandler { [weak self] in self?.sweep() }
+        // The handler holds the registry until `stopSweeping()` lets it go.
+        sweeper.setEventHandler { [self] in sweep() }
         sweeper.resume()
     }
 
-    func stopSweeping() { sweeper.cancel() }
+    func stopSweeping() {
+        sweeper.cancel()
+        sweeper.setEventHandler(handler: nil)
+    }
 
     /// A new connection. At the soft limit the connection that has waited
     /// longest for a head makes room; when none has waited long, the
@@ -61,7 +65,7 @@ final class ConnectionRegistry: Sendable {
             guard entries.count > softLimit else { return }
             let oldest = entries.filter { $0.value.awaitingHead && !$0.value.shutDown && $0.key != socket }
                 .min { $0.value.since < $1.value.since }
-            if let oldest, now - oldest.value.since >= shedAge {
+            if let oldest, Self.age(since: oldest.value.since, now: now) >= shedAge {
                 Self.shutDown(oldest.key, in: &entries)
             } else {
                 Self.shutDown(socket, in: &entries)
@@ -96,7 +100,7 @@ final class ConnectionRegistry: Sendable {
     func sweep() {
         let now = Self.now()
         entries.withLock { entries in
-            for (socket, entry) in entries where entry.awaitingHead && !entry.shutDown && now - entry.since > headTimeout {
+            for (socket, entry) in entries where entry.awaitingHead && !entry.shutDown && Self.age(since: entry.since, now: now) > headTimeout {
                 Self.shutDown(socket, in: &entries)
             }
         }
@@ -118,4 +122,7 @@ final class ConnectionRegistry: Sendable {
     }
 
     private static func now() -> UInt64 { DispatchTime.now().uptimeNanoseconds }
+
+    /// How long ago `since` was; zero when another thread stamped it after `now` was read.
+    private static func age(since: UInt64, now: UInt64) -> UInt64 { now > since ? now - since : 0 }
 }

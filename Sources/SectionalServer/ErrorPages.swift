@@ -45,6 +45,7 @@ extension Site {
     }
 }
 
+/// A router that serves a site's composed pages and answers errors the site's way.
 extension Router {
     /// Answers every error of this router in the site's way.
     public mutating func useErrorPages(of site: Site) {

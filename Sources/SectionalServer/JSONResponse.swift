@@ -1,6 +1,7 @@
 import FoundationEssentials
 import HTTPServer
 
+/// JSON answers, such as those of the `/api` routes.
 extension Response {
     /// A value as JSON; `pretty` indents it for people.
     public static func json(_ value: some Encodable, status: HTTPStatus = .ok, pretty: Bool = false) -> Response {

@@ -1,7 +1,7 @@
 import HTTPServer
 import Sectional
 
-/// Composed pages on a router: one call serves a page's three routes.
+/// A router that serves a site's composed pages and answers errors the site's way.
 extension Router {
     /// Serves `page` in the site's frame: the whole page at `/NAME`
     /// (streamed or not), one section's card at `/NAME/sections/{id}`, and

@@ -11,6 +11,7 @@ public struct PageSettings: Sendable {
     /// The clock deadlines are measured on; tests pass one they advance by hand.
     public var clock: any Clock<Duration>
 
+    /// By default: a 1 s deadline, streamed pages, no wrapper, and the real clock.
     public init(
         sectionTimeout: Duration = .seconds(1), streaming: Bool = true, intercept: LoadInterceptor? = nil,
         clock: any Clock<Duration> = ContinuousClock()

@@ -5,8 +5,10 @@ import Synchronization
 /// first, then the async one; a streamed body is produced to its end, and
 /// the headers are those the server would send.
 public struct InProcessClient: TestClient {
+    /// The app under test, usually its `Router`.
     public let responder: any Responder
 
+    /// A client that calls `responder`.
     public init(_ responder: some Responder) {
         self.responder = responder
     }

@@ -3,8 +3,10 @@ import HTTPServer
 /// Speaks HTTP/1.1 to a server on a loopback port, one connection per
 /// request, on a thread of its own so the server's tasks never wait for it.
 public struct LiveClient: TestClient {
+    /// The loopback port the server listens on.
     public let port: Int
 
+    /// A client for the server on `127.0.0.1:port`.
     public init(port: Int) {
         self.port = port
     }
@@ -21,6 +23,7 @@ public struct LiveClient: TestClient {
     }
 }
 
+/// The configuration of servers that tests start.
 extension ServerConfiguration {
     /// A free port, two worker threads, no access log, and a short grace
     /// period so a test's stop never lingers.

@@ -11,11 +11,14 @@ import Synchronization
 public final class LogCollector: Sendable {
     private let collected = Mutex<[String]>([])
 
+    /// A collector with no line yet.
     public init() {}
 
+    /// A logger whose lines this collector keeps: hand it to the router or the server.
     public var logger: Logger {
         Logger { [self] line in collected.withLock { $0.append(line) } }
     }
 
+    /// Every line logged so far, in order.
     public var lines: [String] { collected.withLock { $0 } }
 }

@@ -7,6 +7,7 @@ public struct RenderedSection: Sendable {
     public var content: String
     /// The content in the card a stack page puts around it.
     public var card: String
+    /// How the section's load went.
     public var status: LoadReport.Outcome.Status
 
     /// Loads `section` (built with the data a test gives it, e.g. a stub

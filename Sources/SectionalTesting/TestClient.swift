@@ -26,6 +26,7 @@ extension TestClient {
         try await execute(.head, target, headers: headers, body: [])
     }
 
+    /// Sends one request without a body.
     public func execute(_ method: HTTPMethod, _ target: String, headers: HTTPHeaders = [:]) async throws -> TestResponse {
         try await execute(method, target, headers: headers, body: [])
     }
@@ -33,10 +34,14 @@ extension TestClient {
 
 /// An answer as a client reads it: status, headers as sent, whole body.
 public struct TestResponse: Sendable {
+    /// The status, e.g. `.ok`.
     public var status: HTTPStatus
+    /// The answer's headers, `Server-Timing` included; live, also the server's framing (`Content-Length`).
     public var headers: HTTPHeaders
+    /// The whole body; empty for HEAD.
     public var bodyBytes: [UInt8]
 
+    /// A response as a client read it.
     public init(status: HTTPStatus, headers: HTTPHeaders, bodyBytes: [UInt8]) {
         self.status = status
         self.headers = headers

@@ -9,7 +9,9 @@ import Synchronization
 /// await clock.advance(by: .seconds(1), whenSleepersReach: 2)  // the load's sleep and the deadline's
 /// ```
 public final class TestClock: Clock, Sendable {
+    /// A point on the test clock: how far it is from where the clock started.
     public struct Instant: InstantProtocol {
+        /// The time since the clock started.
         public var offset: Duration
 
         public func advanced(by duration: Duration) -> Instant { Instant(offset: offset + duration) }
@@ -30,6 +32,7 @@ public final class TestClock: Clock, Sendable {
 
     private let state = Mutex(State())
 
+    /// A clock at zero, with no sleeper.
     public init() {}
 
     public var now: Instant { state.withLock { $0.now } }

@@ -14,6 +14,7 @@ import Testing
         #expect(options.publicDirectory == "Public")
         #expect(options.threads == ServerConfiguration.processorCount)
         #expect(options.quiet == false)
+        #expect(options.serverConfiguration.requestHeadTimeout == .seconds(10))
 
         let configuration = options.serverConfiguration
         #expect(configuration.host == "127.0.0.1")
@@ -34,7 +35,7 @@ import Testing
 
     @Test func eachFlagSetsItsOption() throws {
         let options = try LaunchOptions.parse([
-            "--host", "0.0.0.0", "--port", "8181", "--public", "site/static", "--threads", "3", "--quiet",
+            "--host", "0.0.0.0", "--port", "8181", "--public", "site/static", "--threads", "3", "--quiet", "--head-timeout", "4s",
         ])
         var expected = LaunchOptions()
         expected.host = "0.0.0.0"
@@ -42,6 +43,7 @@ import Testing
         expected.publicDirectory = "site/static"
         expected.threads = 3
         expected.quiet = true
+        expected.headTimeout = .seconds(4)
         #expect(options == expected)
 
         let configuration = options.serverConfiguration
@@ -49,6 +51,7 @@ import Testing
         #expect(configuration.port == 8181)
         #expect(configuration.threads == 3)
         #expect(!configuration.accessLog)
+        #expect(configuration.requestHeadTimeout == .seconds(4))
     }
 
     @Test func shortFlags() throws {
@@ -76,6 +79,9 @@ import Testing
         (["--threads", "0"], Problem.invalidValue(flag: "--threads", value: "0", expected: "a thread count (1-256)")),
         (["--threads", "257"], Problem.invalidValue(flag: "--threads", value: "257", expected: "a thread count (1-256)")),
         (["--threads", "two"], Problem.invalidValue(flag: "--threads", value: "two", expected: "a thread count (1-256)")),
+        (["--head-timeout"], Problem.missingValue("--head-timeout")),
+        (["--head-timeout", "0s"], Problem.invalidValue(flag: "--head-timeout", value: "0s", expected: "a duration such as 5s or 500ms")),
+        (["--head-timeout", "soon"], Problem.invalidValue(flag: "--head-timeout", value: "soon", expected: "a duration such as 5s or 500ms")),
     ])
     func badCommandLineNamesTheProblem(arguments: [String], problem: Problem) {
         #expect(throws: problem) { try LaunchOptions.parse(arguments) }
@@ -99,7 +105,7 @@ import Testing
     }
 
     @Test func helpMentionsEveryFlag() {
-        for flag in ["--host", "--port", "--public", "--threads", "--quiet", "--help", "$PORT"] {
+        for flag in ["--host", "--port", "--public", "--threads", "--quiet", "--head-timeout", "--help", "$PORT"] {
             #expect(LaunchOptions.help.contains(flag), "\(flag)")
         }
     }

@@ -1,15 +1,20 @@
+import HTTPServer
 import Sectional
+import SectionalServer
+import SectionalTesting
 import Testing
 @testable import FeedApp
 
 /// The section the README shows, verbatim: it must compile and work.
-final class SavingsGoalSection: SectionController {
+final class SavingsGoalSection: SectionController, CatalogSection {
+    static let id: SectionID = "savings-goal"
+    static let title = "Savings goal"
     private let store: any FeedStore
     private var accounts: [Account] = []
 
     init(store: any FeedStore) {
         self.store = store
-        super.init(id: "savings-goal", title: "Savings goal")
+        super.init(id: Self.id, title: Self.title)
     }
 
     override func makeLoad() -> SectionLoad? {
@@ -26,17 +31,39 @@ final class SavingsGoalSection: SectionController {
     }
 }
 
-@Suite("The README's example section")
+/// The README's page: one line of catalog per section, one line to serve it.
+struct GoalsPage: ComposedPage {
+    let name = "goals"
+    let title = "Goals"
+    let catalog: PageCatalog<Void>
+
+    init(store: any FeedStore) {
+        catalog = PageCatalog(
+            [.section(SavingsGoalSection.self) { _ in SavingsGoalSection(store: store) }],
+            defaults: [SavingsGoalSection.self]
+        )
+    }
+}
+
+@Suite("The README's example section and page")
 struct ReadmeExampleTests {
-    @Test("loads through its store and renders in a stack page")
-    func rendersInAPage() async {
-        let page = StackPageController(id: "feed", title: "Feed")
-        page.addChild(SavingsGoalSection(store: DemoFeedStore()))
-        await page.loadTree()
-        var writer = HTMLWriter()
-        page.render(into: &writer)
-        let html = writer.withBytes { String(decoding: $0, as: UTF8.self) }
-        #expect(html.contains("$12,500.00 of $20,000.00 saved"))
-        #expect(html.contains(#"<progress value="62" max="100">62%</progress>"#))
+    @Test("The section renders alone with the data a test gives it")
+    func rendersAlone() async {
+        let rendered = await RenderedSection.render(SavingsGoalSection(store: DemoFeedStore()))
+        #expect(rendered.status == .ok)
+        #expect(rendered.content.contains("$12,500.00 of $20,000.00 saved"))
+        #expect(rendered.content.contains(#"<progress value="62" max="100">62%</progress>"#))
+        #expect(rendered.card.hasPrefix(#"<section class="section" id="section-savings-goal""#))
+    }
+
+    @Test("The page is served at /goals, its fragment and its JSON beside it")
+    func servedAsAPage() async throws {
+        let site = Site(name: "Sectional", head: DocumentHead(language: "en"), home: .init(path: "/goals", label: "Back"))
+        var router = Router(logger: LogCollector().logger)
+        router.addPage(GoalsPage(store: DemoFeedStore()), in: site)
+        let client = InProcessClient(router)
+        #expect(try await client.get("/goals").bodyText.contains("of $20,000.00 saved"))
+        #expect(try await client.get("/goals/sections/savings-goal").status == .ok)
+        #expect(try await client.get("/api/goals/sections").bodyText.contains(#""id":"savings-goal""#))
     }
 }

@@ -6,6 +6,7 @@
 ///   Removal wins over addition; removing an absent section does nothing.
 /// - Duplicates collapse to the first; any unknown id is an error naming the valid ones.
 public struct CompositionPlan: Sendable, Equatable {
+    /// The sections the plan chooses from.
     public let catalog: SectionCatalog
     /// The sections shown, in order.
     public let sectionIDs: [SectionID]
@@ -51,10 +52,12 @@ public struct CompositionPlan: Sendable, Equatable {
         catalog.ids.filter { !sectionIDs.contains($0) }
     }
 
+    /// The plan without `id`; the same plan when `id` is not shown.
     public func removing(_ id: SectionID) -> CompositionPlan {
         CompositionPlan(catalog: catalog, sectionIDs: sectionIDs.filter { $0 != id })
     }
 
+    /// The plan with `id` added last; the same plan when `id` is already shown.
     public func adding(_ id: SectionID) -> CompositionPlan {
         sectionIDs.contains(id) ? self : CompositionPlan(catalog: catalog, sectionIDs: sectionIDs + [id])
     }

@@ -6,15 +6,20 @@ public struct PageAddress: Sendable, Equatable {
     /// Items kept on every link, before the composition's, e.g. `date`.
     public var context: [QueryPair]
 
+    /// One query item, kept as written; it is percent-encoded when a URL is built.
     public struct QueryPair: Sendable, Equatable {
+        /// The item's name, e.g. `date`.
         public var name: String
+        /// The item's value, e.g. `2026-11-03`.
         public var value: String
+        /// The item `name=value`.
         public init(_ name: String, _ value: String) {
             self.name = name
             self.value = value
         }
     }
 
+    /// The page at `path`, whose links keep `context`.
     public init(path: String, context: [QueryPair] = []) {
         self.path = path
         self.context = context

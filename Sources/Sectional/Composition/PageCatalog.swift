@@ -11,8 +11,11 @@
 /// )
 /// ```
 public struct PageCatalog<Context>: Sendable {
+    /// One section of the catalog: its id and title, and how to make it.
     public struct Entry: Sendable {
+        /// The section's id, from its type.
         public let id: SectionID
+        /// The section's title, from its type.
         public let title: String
         let make: @Sendable (SectionSetup<Context>) -> SectionController
 
@@ -24,10 +27,13 @@ public struct PageCatalog<Context>: Sendable {
         }
     }
 
+    /// Every section, in the order offered to be added.
     public let entries: [Entry]
     /// The ids and titles alone, for composition and links.
     public let sections: SectionCatalog
 
+    /// A catalog of `entries` that shows `defaults` when the query says nothing.
+    ///
     /// - Parameters:
     ///   - entries: every section, in the order offered to be added.
     ///   - defaults: the sections shown, in order, when the query says nothing.
@@ -45,10 +51,14 @@ public struct PageCatalog<Context>: Sendable {
 /// What a catalog's section is made from: the page's own context (a date,
 /// form answers) and the composition and address the page is shown with.
 public struct SectionSetup<Context> {
+    /// What the page read from the request besides composition: a date, form answers, or `Void`.
     public let context: Context
+    /// The composition the page is shown with.
     public let plan: CompositionPlan
+    /// Where the page lives, for the links a section makes.
     public let address: PageAddress
 
+    /// What one request's sections are made from.
     public init(context: Context, plan: CompositionPlan, address: PageAddress) {
         self.context = context
         self.plan = plan

@@ -1,7 +1,10 @@
 /// A composed page described for scripts: the JSON of `/api/…/sections`.
 public struct PageDescription: Codable, Sendable, Equatable {
+    /// A section the page shows.
     public struct Section: Codable, Sendable, Equatable {
+        /// The section's id.
         public var id: SectionID
+        /// The section's title.
         public var title: String
         /// 1 for the top section.
         public var position: Int
@@ -13,8 +16,11 @@ public struct PageDescription: Codable, Sendable, Equatable {
         public var status: String?
     }
 
+    /// A section the page could add.
     public struct Available: Codable, Sendable, Equatable {
+        /// The section's id.
         public var id: SectionID
+        /// The section's title.
         public var title: String
         /// The page with this section added at the end.
         public var add: String
@@ -22,6 +28,7 @@ public struct PageDescription: Codable, Sendable, Equatable {
 
     /// The page's canonical URL.
     public var page: String
+    /// The sections shown, top first.
     public var sections: [Section]
     /// Sections the page could add.
     public var available: [Available]

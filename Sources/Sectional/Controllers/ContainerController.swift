@@ -7,6 +7,7 @@ open class ContainerController: SectionController {
     /// The one child, if set.
     public var child: SectionController? { children.first }
 
+    /// A container, filled by `child` when one is given.
     public init(id: SectionID, title: String, child: SectionController? = nil) {
         super.init(id: id, title: title)
         if let child { setChild(child) }

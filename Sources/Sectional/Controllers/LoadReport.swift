@@ -2,10 +2,15 @@
 /// made by a load are loaded, and listed, in a later round): for logs, timing
 /// headers and the JSON description.
 public struct LoadReport: Sendable {
+    /// How one section's load went.
     public struct Outcome: Sendable {
+        /// How a load ended.
         public enum Status: Sendable, Equatable {
+            /// The load delivered its model in time.
             case ok
+            /// The load threw; the error as text.
             case failed(String)
+            /// The load missed its deadline and was cancelled.
             case timedOut
 
             /// `ok`, `failed` or `timed-out`, as the JSON description says it.
@@ -18,11 +23,15 @@ public struct LoadReport: Sendable {
             }
         }
 
+        /// The section whose load it was.
         public var id: SectionID
+        /// How the load ended.
         public var status: Status
+        /// How long the load ran, on the load clock; for a load cut short, its deadline.
         public var duration: Duration
     }
 
+    /// One outcome per load that ran.
     public var outcomes: [Outcome] = []
 
     /// Ids of the sections whose load failed or timed out.

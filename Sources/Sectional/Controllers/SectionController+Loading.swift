@@ -142,7 +142,9 @@ private final class FinishedCount: Sendable {
 
 /// The error of a load cut at its deadline.
 public struct SectionTimedOut: Error, CustomStringConvertible {
+    /// The section whose load was cut.
     public var id: SectionID
+    /// The deadline it missed.
     public var deadline: Duration
     public var description: String { "\(id) did not load within \(deadline)" }
 }
@@ -151,11 +153,14 @@ public struct SectionTimedOut: Error, CustomStringConvertible {
 /// none, the clock deadlines are measured on (tests pass a manual one), and
 /// an optional wrapper around each operation.
 public struct LoadOptions: Sendable {
+    /// The deadline of a load whose controller sets no `loadTimeout`.
     public var timeout: Duration
+    /// The clock deadlines are measured on: `ContinuousClock` in production, a manual one in tests.
     public var clock: any Clock<Duration>
     /// Wraps each operation, by controller id (fault injection, tracing).
     public var intercept: LoadInterceptor?
 
+    /// Options with a default deadline of `timeout`, measured on `clock`, and no wrapper unless given.
     public init(timeout: Duration = .seconds(1), clock: any Clock<Duration> = ContinuousClock(), intercept: LoadInterceptor? = nil) {
         self.timeout = timeout
         self.clock = clock

@@ -23,6 +23,7 @@
 open class SectionController {
     /// Stable, URL-safe identity, e.g. `credit-score`.
     public let id: SectionID
+    /// The name shown in the card's heading and in add and remove links.
     open var title: String
     /// The container this controller is a child of.
     public internal(set) weak var parent: SectionController?
@@ -31,6 +32,7 @@ open class SectionController {
     /// Whether the data load has run, and how it ended.
     public internal(set) var loadState = LoadState.notLoaded
 
+    /// A controller with no parent, no children, and its load still to run.
     public init(id: SectionID, title: String) {
         self.id = id
         self.title = title

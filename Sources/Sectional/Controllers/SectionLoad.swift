@@ -10,6 +10,16 @@ public struct SectionLoad {
     let operation: @Sendable () async throws -> any Sendable
     let deliver: (any Sendable) -> Void
 
+    /// A load whose `operation` runs concurrently with its siblings' and
+    /// whose result `deliver` hands to the controller.
+    ///
+    /// - Parameters:
+    ///   - operation: fetches the model in a child task; it captures only
+    ///     `Sendable` values (a store, an id, a date), never the controller.
+    ///     Past its deadline it is cancelled, and should stop.
+    ///   - deliver: called in the calling task with the model when the
+    ///     operation returns in time; it may capture `self`. Not called when
+    ///     the operation throws or misses its deadline.
     public init<Model: Sendable>(
         _ operation: @escaping @Sendable () async throws -> Model,
         deliver: @escaping (Model) -> Void
@@ -24,7 +34,10 @@ public struct SectionLoad {
 
 /// Whether a controller's data load has run, and how it ended.
 public enum LoadState {
+    /// The load has not run, or `setNeedsLoad()` asked for it again.
     case notLoaded
+    /// The load delivered its model, or there was nothing to load.
     case loaded
+    /// The load threw, or missed its deadline (`SectionTimedOut`): the fallback shows.
     case failed(any Error)
 }

@@ -25,15 +25,18 @@ extension HTML {
     }
 }
 
+/// A `String` in HTML is text: always escaped, never markup.
 extension String: HTML {
     /// Text: `& < > " '` are escaped.
     public func render(into html: inout HTMLWriter) { html.writeEscaped(self) }
 }
 
+/// An optional renders its content, or nothing when it is `nil`.
 extension Optional: HTML where Wrapped: HTML {
     public func render(into html: inout HTMLWriter) { self?.render(into: &html) }
 }
 
+/// An array renders its elements one after another.
 extension Array: HTML where Element: HTML {
     public func render(into html: inout HTMLWriter) {
         for item in self { item.render(into: &html) }
@@ -42,13 +45,16 @@ extension Array: HTML where Element: HTML {
 
 /// Markup written as is, unescaped. Use only for markup the program itself wrote.
 public struct RawHTML: HTML, Sendable {
+    /// The markup, written as is.
     public let markup: String
+    /// Markup the program wrote; never text that came from input, which would go out unescaped.
     public init(_ markup: String) { self.markup = markup }
     public func render(into html: inout HTMLWriter) { html.writeRaw(markup) }
 }
 
 /// Nothing.
 public struct EmptyHTML: HTML, Sendable {
+    /// Nothing to render.
     public init() {}
     public func render(into html: inout HTMLWriter) {}
 }
@@ -57,6 +63,7 @@ public struct EmptyHTML: HTML, Sendable {
 public struct HTMLPair<First: HTML, Second: HTML>: HTML {
     let first: First
     let second: Second
+    /// `first`, then `second`.
     public init(_ first: First, _ second: Second) {
         self.first = first
         self.second = second
@@ -69,7 +76,9 @@ public struct HTMLPair<First: HTML, Second: HTML>: HTML {
 
 /// One of two contents: what the builder makes of `if`/`else` and `switch`.
 public enum HTMLEither<First: HTML, Second: HTML>: HTML {
+    /// The `if` branch, or an earlier `switch` case.
     case first(First)
+    /// The `else` branch, or a later `switch` case.
     case second(Second)
     public func render(into html: inout HTMLWriter) {
         switch self {
@@ -82,6 +91,7 @@ public enum HTMLEither<First: HTML, Second: HTML>: HTML {
 /// Content built by a closure, for passing built markup around as one value.
 public struct HTMLGroup<Content: HTML>: HTML {
     let content: Content
+    /// The content the closure builds, built at once.
     public init(@HTMLBuilder _ content: () -> Content) { self.content = content() }
     public func render(into html: inout HTMLWriter) { content.render(into: &html) }
 }

@@ -1,11 +1,16 @@
 /// A whole page: doctype, head (title, the app's `DocumentHead`, canonical
 /// link) and the body's content.
 public struct HTMLDocument<Body: HTML>: HTML {
+    /// The document's `<title>`, escaped.
     public var title: String
+    /// What the app puts in every head.
     public var head: DocumentHead
+    /// Linked as `rel=canonical`, when set.
     public var canonicalURL: String?
+    /// What goes in `<body>`.
     public var body: Body
 
+    /// A document of the built `body`, with its title, the app's head and an optional canonical link.
     public init(title: String, head: DocumentHead, canonicalURL: String? = nil, @HTMLBuilder body: () -> Body) {
         self.title = title
         self.head = head

@@ -1,4 +1,16 @@
 /// The name of an element, as a type: `HTMLElement<Tag.div, …>`.
+///
+/// An element `Tag` lacks takes a type and an alias:
+///
+/// ```swift
+/// extension Tag {
+///     enum dialog: HTMLTagName {
+///         static var openTag: StaticString { "<dialog" }
+///         static var closeTag: StaticString { "</dialog>" }
+///     }
+/// }
+/// typealias dialog<Content: HTML> = HTMLElement<Tag.dialog, Content>
+/// ```
 public protocol HTMLTagName {
     /// `<div`: the start tag before its attributes.
     static var openTag: StaticString { get }
@@ -9,14 +21,18 @@ public protocol HTMLTagName {
 /// An element with attributes and content, e.g. `<div class="card">…</div>`.
 /// Written through the tag aliases: `div(.class("card")) { "text" }`.
 public struct HTMLElement<Tag: HTMLTagName, Content: HTML>: HTML {
+    /// The attributes, in the order written.
     public let attributes: [HTMLAttribute]
+    /// What goes between the start and end tags.
     public let content: Content
 
+    /// An element with the attributes listed and the content built: `div(.class("card")) { … }`.
     public init(_ attributes: HTMLAttribute..., @HTMLBuilder content: () -> Content) {
         self.attributes = attributes
         self.content = content()
     }
 
+    /// An element whose attributes are chosen at run time, as an array.
     public init(attributes: [HTMLAttribute], @HTMLBuilder content: () -> Content) {
         self.attributes = attributes
         self.content = content()
@@ -40,8 +56,10 @@ extension HTMLElement where Content == EmptyHTML {
 
 /// An element without content or end tag, e.g. `<meta charset="utf-8">`.
 public struct HTMLVoidElement<Tag: HTMLTagName>: HTML {
+    /// The attributes, in the order written.
     public let attributes: [HTMLAttribute]
 
+    /// An element with the attributes listed: `meta(.charset("utf-8"))`.
     public init(_ attributes: HTMLAttribute...) {
         self.attributes = attributes
     }

@@ -7,6 +7,7 @@
 public struct HTMLRenderer: HTML {
     let body: (inout HTMLWriter) -> Void
 
+    /// Content that `body` writes straight into the writer.
     public init(_ body: @escaping (inout HTMLWriter) -> Void) {
         self.body = body
     }

@@ -9,6 +9,7 @@ public struct HTMLWriter: ~Copyable {
     /// Bytes written so far.
     public private(set) var count = 0
 
+    /// An empty buffer with room for `capacity` bytes (64 at least) before it first grows.
     public init(capacity: Int = 4096) {
         self.capacity = max(capacity, 64)
         base = .allocate(capacity: self.capacity)

@@ -7,7 +7,9 @@
 /// its section finishes. Streamed in page order, the bytes are exactly
 /// those of the page sent whole.
 public struct PageDocument {
+    /// The document's `<title>`.
     public var title: String
+    /// What the app puts in every head.
     public var head: DocumentHead
     /// Linked as the page's `rel=canonical` address, when set.
     public var canonicalURL: String?
@@ -16,6 +18,7 @@ public struct PageDocument {
     /// The stack whose cards are the sections.
     public let page: StackPageController
 
+    /// The document of the tree at `root`; `page` must be `root` or one of its descendants.
     public init(title: String, head: DocumentHead, canonicalURL: String? = nil, root: SectionController, page: StackPageController) {
         precondition(root === page || root.isAncestor(of: page), "The page must be in the root's tree.")
         self.title = title

@@ -31,9 +31,8 @@ final class ConnectionRegistry: Sendable {
     private let softLimit: Int
     /// How long a connection may wait for its head before it may be shed for a newcomer.
     private let shedAge: UInt64 = 1_000_000_000
-    /// Closes connections whose head is overdue, four times a second.
-    /// Dispatch sources may be used from any thread.
-    private nonisolated(unsafe) let sweeper = DispatchSource.makeTimerSource(queue: DispatchQueue(label: "sectional.server.head-deadlines"))
+    /// Closes connections whose head is overdue, four times a second, while the server runs.
+    private let sweeper = Mutex<(any DispatchSourceTimer)?>(nil)
 
     init(headTimeout: Duration, softLimit: Int) {
         let (seconds, attoseconds) = headTimeout.components
@@ -44,15 +43,22 @@ final class ConnectionRegistry: Sendable {
     var count: Int { entries.withLock { $0.count } }
 
     func startSweeping() {
-        sweeper.schedule(deadline: .now() + .milliseconds(250), repeating: .milliseconds(250), leeway: .milliseconds(50))
-        // The handler holds the registry until `stopSweeping()` lets it go.
-        sweeper.setEventHandler { [self] in sweep() }
-        sweeper.resume()
+        sweeper.withLock { sweeper in
+            let timer = DispatchSource.makeTimerSource(queue: DispatchQueue(label: "sectional.server.head-deadlines"))
+            timer.schedule(deadline: .now() + .milliseconds(250), repeating: .milliseconds(250), leeway: .milliseconds(50))
+            // The handler holds the registry until `stopSweeping()` lets it go.
+            timer.setEventHandler { [self] in sweep() }
+            timer.resume()
+            sweeper = timer
+        }
     }
 
     func stopSweeping() {
-        sweeper.cancel()
-        sweeper.setEventHandler(handler: nil)
+        sweeper.withLock { sweeper in
+            sweeper?.cancel()
+            sweeper?.setEventHandler(handler: nil)
+            sweeper = nil
+        }
     }
 
     /// A new connection. At the soft limit the connection that has waited
@@ -124,5 +130,5 @@ final class ConnectionRegistry: Sendable {
     private static func now() -> UInt64 { DispatchTime.now().uptimeNanoseconds }
 
     /// How long ago `since` was; zero when another thread stamped it after `now` was read.
-    private static func age(since: UInt64, now: UInt64) -> UInt64 { now > since ? now - since : 0 }
+    static func age(since: UInt64, now: UInt64) -> UInt64 { now > since ? now - since : 0 }
 }

@@ -1,3 +1,4 @@
+import Foundation
 // Why Sanitizers/tsan.supp suppresses races inside Mutex.withLock bodies.
 //
 // Four threads add 1 to a dictionary inside Synchronization.Mutex.withLock,
@@ -12,7 +13,6 @@
 // `make sanitize` runs this first: it prints whether the report still happens
 // with this toolchain (and so whether the suppression is still needed).
 import Synchronization
-import Foundation
 
 final class Box: Sendable {
     let state = Mutex<[Int: Int]>([:])
@@ -22,7 +22,11 @@ let threads = 4, rounds = 20_000
 let done = DispatchSemaphore(value: 0)
 for t in 0..<threads {
     Thread {
-        for i in 0..<rounds { box.state.withLock { $0[i % 64, default: 0] += 1; _ = t } }
+        for i in 0..<rounds {
+            box.state.withLock {
+                $0[i % 64, default: 0] += 1; _ = t
+            }
+        }
         done.signal()
     }.start()
 }

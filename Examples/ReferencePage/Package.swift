@@ -7,7 +7,7 @@ import PackageDescription
 let package = Package(
     name: "ReferencePage",
     dependencies: [
-        .package(name: "Sectional", path: "../.."),
+        .package(name: "Sectional", path: "../..")
     ],
     targets: [
         .target(

@@ -29,7 +29,8 @@ public func fuzzCompositionPlan(_ data: UnsafePointer<UInt8>, _ size: Int) -> CI
         plan = try CompositionPlan(catalog: catalog, query: pairs)
     } catch {
         if error.unknownIDs.isEmpty || error.unknownIDs.contains(where: catalog.contains) || error.validIDs != catalog.ids
-            || !error.description.contains("Valid sections: balances, alerts, credit-score, recent-activity, checkup.") {
+            || !error.description.contains("Valid sections: balances, alerts, credit-score, recent-activity, checkup.")
+        {
             fuzzFailure("a composition error that does not name the unknown and the valid ids: \(error)", input: input)
         }
         return 0

@@ -31,7 +31,8 @@ private func checkEscaped(_ rendered: String, prefix: String, suffix: String, te
     // Compared as bytes: a combining mark after `>` would join it in one `Character`.
     let bytes = Array(rendered.utf8)
     guard bytes.count >= prefix.utf8.count + suffix.utf8.count, bytes.starts(with: prefix.utf8),
-          bytes.reversed().starts(with: suffix.utf8.reversed()) else {
+        bytes.reversed().starts(with: suffix.utf8.reversed())
+    else {
         fuzzFailure("markup around the text changed: \(rendered.prefix(200).debugDescription)", input: input)
     }
     let escaped = Array(bytes.dropFirst(prefix.utf8.count).dropLast(suffix.utf8.count))

@@ -10,8 +10,9 @@ import Synchronization
 let logged = Mutex<[String]>([])
 let router: Router = {
     do {
-        return try buildRouter(publicDirectory: environment("SECTIONAL_PUBLIC", "Public"),
-                               logger: Logger { line in logged.withLock { $0.append(line) } })
+        return try buildRouter(
+            publicDirectory: environment("SECTIONAL_PUBLIC", "Public"),
+            logger: Logger { line in logged.withLock { $0.append(line) } })
     } catch {
         fatalError("cannot build the router: \(error)")
     }
@@ -72,13 +73,13 @@ private func check(_ response: Response, body: [UInt8], request: Request, input:
     let text = String(decoding: body, as: UTF8.self)
     if contentType.hasPrefix("application/json") {
         guard let object = try? JSONSerialization.jsonObject(with: Data(body)) as? [String: Any],
-              let error = object["error"] as? [String: Any], let message = error["message"] as? String, !message.isEmpty,
-              error["status"] as? Int == status
+            let error = object["error"] as? [String: Any], let message = error["message"] as? String, !message.isEmpty,
+            error["status"] as? Int == status
         else { fuzzFailure("a JSON \(status) without its status and message: \(text.prefix(300))", input: input) }
     } else if contentType.hasPrefix("text/html") {
         // The error page: <h1>CODE Reason</h1><p>message</p>.
         guard let heading = text.range(of: "<h1>\(status) "), let paragraph = text[heading.upperBound...].range(of: "</h1><p>"),
-              let end = text[paragraph.upperBound...].firstIndex(of: "<"), end > paragraph.upperBound
+            let end = text[paragraph.upperBound...].firstIndex(of: "<"), end > paragraph.upperBound
         else { fuzzFailure("an HTML \(status) without a heading and message: \(text.prefix(300))", input: input) }
     } else if text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
         fuzzFailure("a \(status) with an empty body", input: input)

@@ -1,8 +1,9 @@
+import Foundation
+
 // Fuzzes static path resolution: whatever decoded path comes in, what
 // `StaticFiles` serves is a regular file inside the served directory, never
 // a file outside it, however reached (`..`, symlinks, encodings, NUL).
 @testable import HTTPServer
-import Foundation
 
 /// A served directory laid out to tempt: files, a subdirectory, a link to a
 /// file inside, links leading out, and secrets beside it. The served
@@ -17,10 +18,12 @@ let site: (root: String, secrets: [String]) = {
         try? files.removeItem(atPath: base)
         try files.createDirectory(atPath: root + "/sub/deeper", withIntermediateDirectories: true)
         try files.createDirectory(atPath: twin, withIntermediateDirectories: true)
-        for (path, text) in [(base + "/caf\u{e9}/secret.txt", "secret"), (twin + "/secret.txt", "twin secret"),
-                             (root + "/styles.css", "css"), (root + "/app.js", "js"),
-                             (root + "/sub/page.html", "page"), (root + "/sub/deeper/a b.txt", "space"),
-                             (root + "/%2e%2e", "literal"), (root + "/caf\u{e9}.txt", "accent")] {
+        for (path, text) in [
+            (base + "/caf\u{e9}/secret.txt", "secret"), (twin + "/secret.txt", "twin secret"),
+            (root + "/styles.css", "css"), (root + "/app.js", "js"),
+            (root + "/sub/page.html", "page"), (root + "/sub/deeper/a b.txt", "space"),
+            (root + "/%2e%2e", "literal"), (root + "/caf\u{e9}.txt", "accent"),
+        ] {
             try Data(text.utf8).write(to: URL(fileURLWithPath: path))
         }
         try files.createSymbolicLink(atPath: root + "/alias.css", withDestinationPath: "styles.css")

@@ -1,10 +1,11 @@
 // Shared by every harness: compiled into each one's module, not a library.
 import Dispatch
 import Synchronization
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #else
-import Darwin
+    import Darwin
 #endif
 
 /// Stops the run with a message; libFuzzer saves the input that caused it.

@@ -14,8 +14,9 @@ public func buildRouter(
 ) throws(ServerError) -> Router {
     let site = Site(
         name: "Sectional",
-        head: DocumentHead(language: "en", viewport: "width=device-width, initial-scale=1", stylesheets: ["/styles.css"], scripts: ["/app.js"],
-                           icon: .init(href: "/favicon.svg", type: "image/svg+xml")),
+        head: DocumentHead(
+            language: "en", viewport: "width=device-width, initial-scale=1", stylesheets: ["/styles.css"], scripts: ["/app.js"],
+            icon: .init(href: "/favicon.svg", type: "image/svg+xml")),
         home: .init(path: "/feed", label: "Back to the feed"),
         banner: { active in SiteHeader(active: active) },
         settings: settings.pageSettings(clock: clock)

@@ -5,7 +5,8 @@ import CMicroHTTPD
 enum MHDCallbacks {
     /// Called once per request with the raw request target; what it returns
     /// becomes the request's `*con_cls`.
-    static let requestStarted: @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<CChar>?, OpaquePointer?) -> UnsafeMutableRawPointer? = { cls, uri, _ in
+    static let requestStarted: @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<CChar>?, OpaquePointer?) -> UnsafeMutableRawPointer? = {
+        cls, uri, _ in
         guard let cls, let uri else { return nil }
         let core = Unmanaged<ServerCore>.fromOpaque(cls).takeUnretainedValue()
         return Unmanaged.passRetained(core.begin(target: String(cString: uri))).toOpaque()
@@ -13,13 +14,15 @@ enum MHDCallbacks {
 
     static let access: MHD_AccessHandlerCallback = { cls, connection, _, method, version, _, uploadSize, requestContext in
         guard let cls, let connection, let method, let uploadSize,
-              let pointer = requestContext?.pointee else { return .NO }
+            let pointer = requestContext?.pointee
+        else { return .NO }
         let core = Unmanaged<ServerCore>.fromOpaque(cls).takeUnretainedValue()
         let state = Unmanaged<RequestState>.fromOpaque(pointer).takeUnretainedValue()
         // The method and version matter only on the first call, when the head has arrived.
         let isFirstCall = state.phase == .receivingHeaders
-        return core.handle(connection, state, method: isFirstCall ? String(cString: method) : "",
-                           version: isFirstCall ? version.map { String(cString: $0) } ?? "" : "", uploadSize: uploadSize)
+        return core.handle(
+            connection, state, method: isFirstCall ? String(cString: method) : "",
+            version: isFirstCall ? version.map { String(cString: $0) } ?? "" : "", uploadSize: uploadSize)
     }
 
     static let completed: MHD_RequestCompletedCallback = { cls, connection, requestContext, termination in

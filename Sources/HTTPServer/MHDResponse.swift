@@ -1,8 +1,9 @@
 import CMicroHTTPD
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #else
-import Darwin
+    import Darwin
 #endif
 
 /// Turns a `Response` into a libmicrohttpd response.
@@ -17,8 +18,9 @@ enum MHDResponse {
             made = MHD_create_response_from_buffer(0, nil, .RESPMEM_PERSISTENT)
         case .stream:
             let context = Unmanaged.passRetained(stream!)
-            made = MHD_create_response_from_callback(sectional_size_unknown, 16 * 1024,
-                                                     MHDCallbacks.readStream, context.toOpaque(), MHDCallbacks.freeStream)
+            made = MHD_create_response_from_callback(
+                sectional_size_unknown, 16 * 1024,
+                MHDCallbacks.readStream, context.toOpaque(), MHDCallbacks.freeStream)
             if made == nil { context.release() }
         case .bytes(let bytes):
             made = bytes.withUnsafeBytes { buffer in

@@ -21,7 +21,7 @@ public struct QueryItem: Hashable, Sendable {
             let rawName = pair[..<(equals ?? pair.endIndex)]
             let rawValue = equals.map { pair[pair.index(after: $0)...] } ?? ""
             guard let name = PercentDecoding.decode(rawName, plusIsSpace: true),
-                  let value = PercentDecoding.decode(rawValue, plusIsSpace: true)
+                let value = PercentDecoding.decode(rawValue, plusIsSpace: true)
             else {
                 throw HTTPError(.badRequest, "The query string has malformed percent-encoding.")
             }

@@ -1,10 +1,11 @@
 import CMicroHTTPD
 import Dispatch
 import Synchronization
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #else
-import Darwin
+    import Darwin
 #endif
 
 /// An HTTP server: owns a libmicrohttpd daemon that answers with a `Responder`.
@@ -43,7 +44,8 @@ public final class Server: Sendable {
         let core = ServerCore(responder: responder, logger: logger, configuration: configuration)
         let reference = Unmanaged.passRetained(core)
 
-        var flags = MHD_USE_INTERNAL_POLLING_THREAD.rawValue | MHD_USE_EPOLL.rawValue
+        var flags =
+            MHD_USE_INTERNAL_POLLING_THREAD.rawValue | MHD_USE_EPOLL.rawValue
             | MHD_ALLOW_SUSPEND_RESUME.rawValue | MHD_USE_ERROR_LOG.rawValue
         if socket.isIPv6 { flags |= MHD_USE_IPv6.rawValue }
         var options: [MHD_OptionItem] = [

@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #else
-import Darwin
+    import Darwin
 #endif
 
 /// Serves the regular files below one directory, with `ETag`, `304` and
@@ -53,7 +53,8 @@ public struct StaticFiles: Sendable {
     /// the file's size and time are unchanged, else resolved and read afresh.
     func lookUp(_ urlPath: String) -> (ResolvedFile, [UInt8]?, PreparedResponse?)? {
         if let cached = cache.entry(for: urlPath), let (size, modified) = Self.fileStatus(cached.file.path),
-           size == cached.file.size, modified == cached.file.modified {
+            size == cached.file.size, modified == cached.file.modified
+        {
             return (cached.file, cached.bytes, cached.prepared)
         }
         guard let file = resolve(urlPath) else { return nil }

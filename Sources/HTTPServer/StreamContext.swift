@@ -124,4 +124,3 @@ final class StreamContext: ResponseBodySink, @unchecked Sendable {
     /// not hold the request strongly: the request holds this stream.
     var onRelease: @Sendable () -> Void = {}
 }
-

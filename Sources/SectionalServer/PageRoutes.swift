@@ -47,7 +47,8 @@ struct PageRoutes<Page: ComposedPage>: Sendable {
         case "0": return .whole
         case "ooo": return .outOfOrder
         case let other?:
-            throw HTTPError(.badRequest, "stream '\(other)' is not a choice; use stream=0 (whole page), 1 (in page order) or ooo (as sections finish).")
+            throw HTTPError(
+                .badRequest, "stream '\(other)' is not a choice; use stream=0 (whole page), 1 (in page order) or ooo (as sections finish).")
         }
     }
 
@@ -72,11 +73,14 @@ struct PageRoutes<Page: ComposedPage>: Sendable {
 
     /// What needs no section at once, then each card as it is ready.
     private func streamedPage(plan: CompositionPlan, context: Page.Context, outOfOrder: Bool) -> Response {
-        Response(headers: site.htmlHeaders, body: .stream(ResponseStream { [self] writer in
-            let document = makeDocument(plan: plan, context: context)
-            let report = await document.stream(outOfOrder: outOfOrder, loading: site.settings.loadOptions) { writer.write($0) }
-            log(report)
-        }))
+        Response(
+            headers: site.htmlHeaders,
+            body: .stream(
+                ResponseStream { [self] writer in
+                    let document = makeDocument(plan: plan, context: context)
+                    let report = await document.stream(outOfOrder: outOfOrder, loading: site.settings.loadOptions) { writer.write($0) }
+                    log(report)
+                }))
     }
 
     /// `GET /feed/sections/{id}`: one section in its card, for partial

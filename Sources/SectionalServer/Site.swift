@@ -75,7 +75,8 @@ public struct Site: Sendable {
     public static let privateHTMLHeaders: HTTPHeaders = [
         "Content-Type": "text/html; charset=utf-8",
         "Cache-Control": "private, no-store",
-        "Content-Security-Policy": "default-src 'self'; img-src 'self' data:; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'",
+        "Content-Security-Policy":
+            "default-src 'self'; img-src 'self' data:; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'",
         // For browsers that predate `frame-ancestors`.
         "X-Frame-Options": "DENY",
         "X-Content-Type-Options": "nosniff",

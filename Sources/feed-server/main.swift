@@ -2,8 +2,9 @@ import FeedApp
 import FoundationEssentials
 import HTTPServer
 import Sectional
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 TerminationSignals.block()
@@ -20,7 +21,8 @@ do {
 }
 
 if let unknown = options.simulatedFaults.keys.sorted().first(where: { !allSectionIDs.contains(SectionID($0)) }) {
-    Logger.standardError.log("feed-server: --simulate names no section '\(unknown)'; sections: \(allSectionIDs.map(\.rawValue).joined(separator: ", "))")
+    Logger.standardError.log(
+        "feed-server: --simulate names no section '\(unknown)'; sections: \(allSectionIDs.map(\.rawValue).joined(separator: ", "))")
     exit(2)
 }
 for (section, fault) in options.simulatedFaults.sorted(by: { $0.key < $1.key }) {

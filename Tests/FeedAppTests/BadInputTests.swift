@@ -1,17 +1,20 @@
 import Foundation
 import HTTPServer
-import Testing
-@testable import FeedApp
 import SectionalTesting
+import Testing
+
+@testable import FeedApp
 
 @Suite("Bad input gets a clear answer and changes nothing")
 struct BadInputTests {
     let app: AppHarness
     init() throws { app = try AppHarness() }
 
-    @Test("An unknown section is a 400 page naming the valid ones", arguments: [
-        "/feed?sections=balances,nope", "/feed?add=nope", "/feed?remove=nope", "/feed/sections/balances?add=nope",
-    ])
+    @Test(
+        "An unknown section is a 400 page naming the valid ones",
+        arguments: [
+            "/feed?sections=balances,nope", "/feed?add=nope", "/feed?remove=nope", "/feed/sections/balances?add=nope",
+        ])
     func unknownSectionPage(target: String) async throws {
         let response = try await app.get(target)
         #expect(response.status == .badRequest)
@@ -41,9 +44,11 @@ struct BadInputTests {
         #expect(response.bodyText.contains("&lt;script&gt;alert(1)&lt;/script&gt;"))
     }
 
-    @Test("A malformed or impossible date is a 400 that shows the expected form", arguments: [
-        "2026-02-30", "2026-13-01", "2026-00-10", "26-11-03", "2026-11-3", "2026-11-03x", "tomorrow", "", "2026/11/03", "+026-11-03",
-    ])
+    @Test(
+        "A malformed or impossible date is a 400 that shows the expected form",
+        arguments: [
+            "2026-02-30", "2026-13-01", "2026-00-10", "26-11-03", "2026-11-3", "2026-11-03x", "tomorrow", "", "2026/11/03", "+026-11-03",
+        ])
     func badDate(date: String) async throws {
         let response = try await app.get("/day?date=" + date)
         #expect(response.status == .badRequest)
@@ -53,9 +58,11 @@ struct BadInputTests {
         #expect(json.headers["Content-Type"] == "application/json")
     }
 
-    @Test("A check-up answer that is not a choice is a 400 listing the valid ones", arguments: [
-        "retirement:lots", "nonsense", "savings:6-plus", "retirement",
-    ])
+    @Test(
+        "A check-up answer that is not a choice is a 400 listing the valid ones",
+        arguments: [
+            "retirement:lots", "nonsense", "savings:6-plus", "retirement",
+        ])
     func badCheckupAnswer(value: String) async throws {
         let response = try await app.get("/feed?add=checkup&checkup=" + value)
         #expect(response.status == .badRequest)
@@ -80,12 +87,14 @@ struct BadInputTests {
         }
     }
 
-    @Test("Nothing a client sends makes the server answer 500", arguments: [
-        "/feed?sections=,,,", "/feed?sections=%20balances%20", "/feed?add=&remove=", "/feed?sections=balances&sections=",
-        "/feed?%E2%9C%93=%E2%9C%93", "/day?date=9999-12-31", "/day?date=0001-01-01", "/day?date=2024-02-29",
-        "/feed/sections/", "/feed/sections/balances/extra", "/api/feed/sections?pretty=no", "/feed?checkup=",
-        "/day?date=2026-11-03&date=2026-11-04", "/feed?sections=" + String(repeating: "balances,", count: 500),
-    ])
+    @Test(
+        "Nothing a client sends makes the server answer 500",
+        arguments: [
+            "/feed?sections=,,,", "/feed?sections=%20balances%20", "/feed?add=&remove=", "/feed?sections=balances&sections=",
+            "/feed?%E2%9C%93=%E2%9C%93", "/day?date=9999-12-31", "/day?date=0001-01-01", "/day?date=2024-02-29",
+            "/feed/sections/", "/feed/sections/balances/extra", "/api/feed/sections?pretty=no", "/feed?checkup=",
+            "/day?date=2026-11-03&date=2026-11-04", "/feed?sections=" + String(repeating: "balances,", count: 500),
+        ])
     func neverA500(target: String) async throws {
         let response = try await app.get(target)
         #expect(response.status.code < 500)

@@ -1,6 +1,7 @@
-import Testing
-@testable import FeedApp
 import SectionalTesting
+import Testing
+
+@testable import FeedApp
 
 @Suite("The financial check-up")
 struct CheckupTests {
@@ -19,18 +20,21 @@ struct CheckupTests {
     @Test("Answering every question shows the score and tips for the weak answers")
     func result() async throws {
         let body = try await app.get(
-            "/feed?sections=checkup&checkup=emergency-fund:none&checkup=retirement:max&checkup=card-balance:full").bodyText
+            "/feed?sections=checkup&checkup=emergency-fund:none&checkup=retirement:max&checkup=card-balance:full"
+        ).bodyText
         #expect(body.contains("Solid footing: 6 of 9 points."))
         #expect(body.contains("Build an emergency fund"))
         #expect(!body.contains("employer&#39;s full match"))
         #expect(body.contains(#"<option value="retirement:max" selected>"#))
     }
 
-    @Test("Scores map to verdicts", arguments: [
-        (["emergency-fund": "6-plus", "retirement": "max", "card-balance": "full"], 9),
-        (["emergency-fund": "none", "retirement": "no", "card-balance": "carry"], 0),
-        (["emergency-fund": "1-2", "retirement": "match", "card-balance": "sometimes"], 4),
-    ])
+    @Test(
+        "Scores map to verdicts",
+        arguments: [
+            (["emergency-fund": "6-plus", "retirement": "max", "card-balance": "full"], 9),
+            (["emergency-fund": "none", "retirement": "no", "card-balance": "carry"], 0),
+            (["emergency-fund": "1-2", "retirement": "match", "card-balance": "sometimes"], 4),
+        ])
     func score(answers: [String: String], points: Int) {
         #expect(CheckupQuiz.standard.score(answers) == (points, 9))
     }

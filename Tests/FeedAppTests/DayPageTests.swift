@@ -1,7 +1,8 @@
 import Sectional
-import Testing
-@testable import FeedApp
 import SectionalTesting
+import Testing
+
+@testable import FeedApp
 
 @Suite("The day page")
 struct DayPageTests {
@@ -61,9 +62,11 @@ struct DayPageTests {
         }
     }
 
-    @Test("At the calendar's ends every link leads to a date the page accepts", arguments: [
-        "0001-01-01", "0001-01-03", "0001-01-08", "9999-12-31", "9999-12-27", "9999-12-24", "2026-11-03",
-    ])
+    @Test(
+        "At the calendar's ends every link leads to a date the page accepts",
+        arguments: [
+            "0001-01-01", "0001-01-03", "0001-01-08", "9999-12-31", "9999-12-27", "9999-12-24", "2026-11-03",
+        ])
     func calendarLinksStayInRange(date: String) async throws {
         let page = try await app.get("/day?date=\(date)")
         #expect(page.status == .ok)
@@ -82,16 +85,19 @@ struct DayPageTests {
         let last = try await app.get("/day?date=9999-12-31").bodyText
         #expect(!last.contains(#"aria-label="Next week""#))
         #expect(last.contains(#"href="/day?date=9999-12-24""#))
-        #expect(last.contains(#"<span class="day-outside"><span class="weekday">Sat</span>"#), "the days after 9999-12-31 in its week are shown unlinked")
+        #expect(
+            last.contains(#"<span class="day-outside"><span class="weekday">Sat</span>"#), "the days after 9999-12-31 in its week are shown unlinked")
     }
 }
 
 @Suite("Dates")
 struct DayTests {
-    @Test("Parsing accepts exactly YYYY-MM-DD of a real date", arguments: [
-        ("2026-11-03", true), ("2024-02-29", true), ("2025-02-29", false), ("1900-02-29", false), ("2000-02-29", true),
-        ("2026-04-31", false), ("2026-4-30", false), ("2026-04-30 ", false), ("٢٠٢٦-١١-٠٣", false),
-    ])
+    @Test(
+        "Parsing accepts exactly YYYY-MM-DD of a real date",
+        arguments: [
+            ("2026-11-03", true), ("2024-02-29", true), ("2025-02-29", false), ("1900-02-29", false), ("2000-02-29", true),
+            ("2026-04-31", false), ("2026-4-30", false), ("2026-04-30 ", false), ("٢٠٢٦-١١-٠٣", false),
+        ])
     func parse(text: String, valid: Bool) {
         #expect((Day(iso: text) != nil) == valid)
         if valid { #expect(Day(iso: text)?.description == text) }

@@ -57,21 +57,24 @@ struct DockerfileTests {
     func swiftVersion() throws {
         let version = try #require(Makefile.value(of: "SWIFT_VERSION", in: try makefile()), "SWIFT_VERSION in make/docker.mk")
         let image = try dockerfile().stages[0].image
-        let tag = try #require(image.wholeMatch(of: /swift:([0-9.]+)-([a-z]+)(-slim)?/), "the build stage should be FROM swift:<version>-<debian release>, not \(image)")
+        let tag = try #require(
+            image.wholeMatch(of: /swift:([0-9.]+)-([a-z]+)(-slim)?/), "the build stage should be FROM swift:<version>-<debian release>, not \(image)")
         #expect(String(tag.1) == version, "the Dockerfile builds with Swift \(tag.1), the Makefile says SWIFT_VERSION = \(version)")
 
         let manifest = try text("Package.swift")
         let tools = try #require(manifest.firstMatch(of: /swift-tools-version:\s*([0-9.]+)/), "swift-tools-version in Package.swift")
-        #expect(!Self.components(version).lexicographicallyPrecedes(Self.components(String(tools.1))),
-                "Package.swift needs Swift tools \(tools.1), newer than the image's Swift \(version)")
+        #expect(
+            !Self.components(version).lexicographicallyPrecedes(Self.components(String(tools.1))),
+            "Package.swift needs Swift tools \(tools.1), newer than the image's Swift \(version)")
     }
 
     @Test("both stages are the same Debian release, so the binary finds the C libraries it was built against")
     func debianRelease() throws {
         let stages = try dockerfile().stages
         let build = try #require(stages[0].image.firstMatch(of: /-(bookworm|trixie|bullseye|noble|jammy)/)?.1)
-        let runtime = try #require(stages[stages.count - 1].image.wholeMatch(of: /debian:([a-z]+)(-slim)?/)?.1,
-                                   "the runtime stage should be FROM debian:<release>-slim, not \(stages[stages.count - 1].image)")
+        let runtime = try #require(
+            stages[stages.count - 1].image.wholeMatch(of: /debian:([a-z]+)(-slim)?/)?.1,
+            "the runtime stage should be FROM debian:<release>-slim, not \(stages[stages.count - 1].image)")
         #expect(build == runtime, "built on \(build), run on \(runtime)")
     }
 
@@ -79,7 +82,9 @@ struct DockerfileTests {
     func runtimePackages() throws {
         let installed = try dockerfile().stages.last!.aptPackages
         for (library, package) in Self.linkedLibraries.sorted(by: { $0.key < $1.key }) where !Self.basePackages.contains(package) {
-            #expect(installed.contains(package), "feed-server links \(library): the runtime stage should apt-get install \(package) (it installs \(installed.sorted()))")
+            #expect(
+                installed.contains(package),
+                "feed-server links \(library): the runtime stage should apt-get install \(package) (it installs \(installed.sorted()))")
         }
     }
 
@@ -89,8 +94,10 @@ struct DockerfileTests {
         for match in manifest.matches(of: /pkgConfig:\s*"([^"]+)"/) {
             let name = String(match.1)
             let prefix = (name.hasPrefix("lib") ? name : "lib" + name) + ".so"
-            #expect(Self.linkedLibraries.keys.contains { $0.hasPrefix(prefix) },
-                    "Package.swift links \(name) (pkg-config): add its \(prefix).N and its runtime package to DockerfileTests.linkedLibraries and the Dockerfile")
+            #expect(
+                Self.linkedLibraries.keys.contains { $0.hasPrefix(prefix) },
+                "Package.swift links \(name) (pkg-config): add its \(prefix).N and its runtime package to DockerfileTests.linkedLibraries and the Dockerfile"
+            )
         }
     }
 
@@ -104,8 +111,9 @@ struct DockerfileTests {
         ].filter { FileManager.default.isExecutableFile(atPath: $0.path) }
     }()
 
-    @Test("the list of linked libraries covers what the built binaries link",
-          .enabled(if: !DockerfileTests.builtBinaries.isEmpty, "no feed-server binary beside the tests (make test builds one)"))
+    @Test(
+        "the list of linked libraries covers what the built binaries link",
+        .enabled(if: !DockerfileTests.builtBinaries.isEmpty, "no feed-server binary beside the tests (make test builds one)"))
     func builtBinariesLinks() throws {
         for binary in Self.builtBinaries {
             let elf = try ELFDynamicSection(contentsOf: binary)
@@ -114,8 +122,10 @@ struct DockerfileTests {
             let toolchain = elf.runPaths.filter { !$0.contains("$ORIGIN") }
             for library in elf.neededLibraries {
                 if toolchain.contains(where: { FileManager.default.fileExists(atPath: "\($0)/\(library)") }) { continue }
-                #expect(Self.linkedLibraries[library] != nil,
-                        "\(binary.path) links \(library), which no package of the runtime stage is known to provide: add it to DockerfileTests.linkedLibraries and its package to the Dockerfile")
+                #expect(
+                    Self.linkedLibraries[library] != nil,
+                    "\(binary.path) links \(library), which no package of the runtime stage is known to provide: add it to DockerfileTests.linkedLibraries and its package to the Dockerfile"
+                )
             }
         }
     }
@@ -233,8 +243,10 @@ struct ELFDynamicSection {
         let sections = try read(sectionSize * sectionCount, at: sectionTable)
         func section(_ index: Int) -> (type: UInt32, offset: UInt64, size: Int, link: Int) {
             let base = index * sectionSize
-            return (integer(sections, base + 4, as: UInt32.self), integer(sections, base + 0x18, as: UInt64.self),
-                    Int(integer(sections, base + 0x20, as: UInt64.self)), Int(integer(sections, base + 0x28, as: UInt32.self)))
+            return (
+                integer(sections, base + 4, as: UInt32.self), integer(sections, base + 0x18, as: UInt64.self),
+                Int(integer(sections, base + 0x20, as: UInt64.self)), Int(integer(sections, base + 0x28, as: UInt32.self))
+            )
         }
 
         let sectionTypeDynamic: UInt32 = 6

@@ -1,8 +1,9 @@
 import HTTPServer
 import Sectional
-import Testing
-@testable import FeedApp
 import SectionalTesting
+import Testing
+
+@testable import FeedApp
 
 @Suite("The finance feed")
 struct FeedPageTests {
@@ -19,19 +20,21 @@ struct FeedPageTests {
         #expect(response.bodyText.contains(#"<link rel="canonical" href="/feed">"#))
     }
 
-    @Test("The query drives the composition", arguments: [
-        ("/feed?sections=credit-score,balances", ["credit-score", "balances"]),
-        ("/feed?sections=credit-score&sections=balances", ["credit-score", "balances"]),
-        ("/feed?sections=alerts,alerts,balances,alerts", ["alerts", "balances"]),
-        ("/feed?remove=alerts", ["balances", "credit-score"]),
-        ("/feed?remove=recent-activity", ["balances", "alerts", "credit-score"]),
-        ("/feed?add=recent-activity", ["balances", "alerts", "credit-score", "recent-activity"]),
-        ("/feed?add=balances", ["balances", "alerts", "credit-score"]),
-        ("/feed?sections=checkup&add=balances", ["checkup", "balances"]),
-        ("/feed?add=checkup&remove=balances,alerts", ["credit-score", "checkup"]),
-        ("/feed?sections=", []),
-        ("/feed?utm_source=mail", ["balances", "alerts", "credit-score"]),
-    ])
+    @Test(
+        "The query drives the composition",
+        arguments: [
+            ("/feed?sections=credit-score,balances", ["credit-score", "balances"]),
+            ("/feed?sections=credit-score&sections=balances", ["credit-score", "balances"]),
+            ("/feed?sections=alerts,alerts,balances,alerts", ["alerts", "balances"]),
+            ("/feed?remove=alerts", ["balances", "credit-score"]),
+            ("/feed?remove=recent-activity", ["balances", "alerts", "credit-score"]),
+            ("/feed?add=recent-activity", ["balances", "alerts", "credit-score", "recent-activity"]),
+            ("/feed?add=balances", ["balances", "alerts", "credit-score"]),
+            ("/feed?sections=checkup&add=balances", ["checkup", "balances"]),
+            ("/feed?add=checkup&remove=balances,alerts", ["credit-score", "checkup"]),
+            ("/feed?sections=", []),
+            ("/feed?utm_source=mail", ["balances", "alerts", "credit-score"]),
+        ])
     func composition(target: String, expected: [SectionID]) async throws {
         let response = try await app.get(target)
         #expect(response.status == .ok)
@@ -42,11 +45,12 @@ struct FeedPageTests {
     func addAndRemoveLinks() async throws {
         let response = try await app.get("/feed?sections=alerts,balances")
         #expect(response.actionLinks("remove") == ["/feed?sections=balances", "/feed?sections=alerts"])
-        #expect(response.actionLinks("add") == [
-            "/feed?sections=alerts,balances,credit-score",
-            "/feed?sections=alerts,balances,recent-activity",
-            "/feed?sections=alerts,balances,checkup",
-        ])
+        #expect(
+            response.actionLinks("add") == [
+                "/feed?sections=alerts,balances,credit-score",
+                "/feed?sections=alerts,balances,recent-activity",
+                "/feed?sections=alerts,balances,checkup",
+            ])
         #expect(response.bodyText.contains(#"<link rel="canonical" href="/feed?sections=alerts,balances">"#))
     }
 
@@ -105,10 +109,12 @@ struct FeedPageTests {
 
 @Suite("Headings")
 struct HeadingTests {
-    @Test("Each page has one h1, first in its stack; error pages have theirs", arguments: [
-        ("/feed", "Your feed"), ("/feed?sections=", "Your feed"), ("/feed?stream=ooo", "Your feed"),
-        ("/day?date=2026-11-03", "Your day"), ("/feed?sections=nope", "400 Bad Request"),
-    ])
+    @Test(
+        "Each page has one h1, first in its stack; error pages have theirs",
+        arguments: [
+            ("/feed", "Your feed"), ("/feed?sections=", "Your feed"), ("/feed?stream=ooo", "Your feed"),
+            ("/day?date=2026-11-03", "Your day"), ("/feed?sections=nope", "400 Bad Request"),
+        ])
     func oneHeadingOne(target: String, heading: String) async throws {
         let page = try await AppHarness().get(target).bodyText
         #expect(page.matches(of: /<h1[ >]/).count == 1, "\(target)")

@@ -1,16 +1,18 @@
 import Foundation
 import HTTPServer
 import Sectional
-import Testing
-@testable import FeedApp
 import SectionalTesting
+import Testing
+
+@testable import FeedApp
 
 @Suite("Fragments and the JSON section list")
 struct FragmentAndJSONTests {
     let app: AppHarness
     init() throws { app = try AppHarness() }
 
-    @Test("A fragment is one section card alone, for partial refresh", arguments: ["balances", "alerts", "credit-score", "recent-activity", "checkup"])
+    @Test(
+        "A fragment is one section card alone, for partial refresh", arguments: ["balances", "alerts", "credit-score", "recent-activity", "checkup"])
     func fragment(id: String) async throws {
         let response = try await app.get("/feed/sections/\(id)")
         #expect(response.status == .ok)

@@ -1,13 +1,14 @@
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import HTTPServer
 import Sectional
 import SectionalTesting
 import Testing
+
 @testable import FeedApp
-import SectionalTesting
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
 
 @Suite("The app over a real socket")
 struct LiveAppTests {
@@ -15,19 +16,19 @@ struct LiveAppTests {
     func pagesOverHTTP() async throws {
         let router = try buildRouter(publicDirectory: AppHarness.publicDirectory, logger: LogCollector().logger)
         try await withLiveServer(router) { server in
-        let base = "http://127.0.0.1:\(server.port)"
+            let base = "http://127.0.0.1:\(server.port)"
 
-        let (page, pageResponse) = try await URLSession.shared.data(from: URL(string: base + "/feed")!)
-        #expect((pageResponse as? HTTPURLResponse)?.statusCode == 200)
-        #expect(String(decoding: page, as: UTF8.self).contains(#"data-section="credit-score""#))
+            let (page, pageResponse) = try await URLSession.shared.data(from: URL(string: base + "/feed")!)
+            #expect((pageResponse as? HTTPURLResponse)?.statusCode == 200)
+            #expect(String(decoding: page, as: UTF8.self).contains(#"data-section="credit-score""#))
 
-        let (fragment, _) = try await URLSession.shared.data(from: URL(string: base + "/feed/sections/alerts")!)
-        #expect(String(decoding: fragment, as: UTF8.self).hasPrefix(#"<section class="section" id="section-alerts""#))
+            let (fragment, _) = try await URLSession.shared.data(from: URL(string: base + "/feed/sections/alerts")!)
+            #expect(String(decoding: fragment, as: UTF8.self).hasPrefix(#"<section class="section" id="section-alerts""#))
 
-        let (json, jsonResponse) = try await URLSession.shared.data(from: URL(string: base + "/api/feed/sections?add=checkup")!)
-        #expect((jsonResponse as? HTTPURLResponse)?.value(forHTTPHeaderField: "Content-Type") == "application/json")
-        let description = try JSONDecoder().decode(PageDescription.self, from: json)
-        #expect(description.sections.map(\.id) == ["balances", "alerts", "credit-score", "checkup"])
+            let (json, jsonResponse) = try await URLSession.shared.data(from: URL(string: base + "/api/feed/sections?add=checkup")!)
+            #expect((jsonResponse as? HTTPURLResponse)?.value(forHTTPHeaderField: "Content-Type") == "application/json")
+            let description = try JSONDecoder().decode(PageDescription.self, from: json)
+            #expect(description.sections.map(\.id) == ["balances", "alerts", "credit-score", "checkup"])
         }
     }
 }

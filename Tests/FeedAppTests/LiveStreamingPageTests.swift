@@ -1,13 +1,15 @@
 import HTTPServer
 import SectionalTesting
 import Testing
+
 @testable import FeedApp
 
 @Suite("Streamed pages over a real socket", .timeLimit(.minutes(1)))
 struct LiveStreamingPageTests {
     private func router(_ store: ControlledFeedStore, timeout: Duration = .seconds(30)) throws -> Router {
-        try buildRouter(publicDirectory: AppHarness.publicDirectory, feedStore: store,
-                        settings: AppSettings(sectionTimeout: timeout), logger: LogCollector().logger)
+        try buildRouter(
+            publicDirectory: AppHarness.publicDirectory, feedStore: store,
+            settings: AppSettings(sectionTimeout: timeout), logger: LogCollector().logger)
     }
 
     @Test("The head and the sections above a slow one arrive before it finishes")

@@ -3,6 +3,7 @@ import Sectional
 import SectionalServer
 import SectionalTesting
 import Testing
+
 @testable import FeedApp
 
 /// The section the README shows, verbatim: it must compile and work.

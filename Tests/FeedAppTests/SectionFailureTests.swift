@@ -1,6 +1,7 @@
-import Testing
-@testable import FeedApp
 import SectionalTesting
+import Testing
+
+@testable import FeedApp
 
 /// A store whose credit bureau is down.
 struct BrokenCreditStore: FeedStore {

@@ -1,7 +1,8 @@
 import HTTPServer
-import Testing
-@testable import FeedApp
 import SectionalTesting
+import Testing
+
+@testable import FeedApp
 
 /// Every HTML answer (pages whole and streamed, fragments, error pages)
 /// carries the security headers, and the policy allows no inline code: the
@@ -43,10 +44,11 @@ import SectionalTesting
         #expect(response.headers["X-Content-Type-Options"] == "nosniff")
         #expect(response.headers["Referrer-Policy"] == "same-origin")
         let policy = try #require(response.headers["Content-Security-Policy"])
-        let directives = Dictionary(uniqueKeysWithValues: policy.split(separator: ";").map { directive in
-            let words = directive.split(separator: " ")
-            return (String(words[0]), words.dropFirst().map(String.init))
-        })
+        let directives = Dictionary(
+            uniqueKeysWithValues: policy.split(separator: ";").map { directive in
+                let words = directive.split(separator: " ")
+                return (String(words[0]), words.dropFirst().map(String.init))
+            })
         #expect(directives["default-src"] == ["'self'"])
         #expect(directives["frame-ancestors"] == ["'none'"])
         #expect(directives["object-src"] == ["'none'"], "no plugins, whatever default-src allows")

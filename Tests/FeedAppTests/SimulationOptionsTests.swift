@@ -1,5 +1,6 @@
-@testable import FeedApp
 import Testing
+
+@testable import FeedApp
 
 @Suite("Deadline, streaming and simulation flags")
 struct SimulationOptionsTests {
@@ -24,10 +25,12 @@ struct SimulationOptionsTests {
         #expect(LaunchOptions.help.contains("Simulation"))
     }
 
-    @Test("A malformed value names the flag and the expected form", arguments: [
-        ["--simulate", "credit-score"], ["--simulate", "credit-score=slow"], ["--simulate", "=error"],
-        ["--simulate", "alerts=delay:soon"], ["--section-timeout", "0s"], ["--section-timeout", "fast"], ["--section-timeout", "-1s"],
-    ])
+    @Test(
+        "A malformed value names the flag and the expected form",
+        arguments: [
+            ["--simulate", "credit-score"], ["--simulate", "credit-score=slow"], ["--simulate", "=error"],
+            ["--simulate", "alerts=delay:soon"], ["--section-timeout", "0s"], ["--section-timeout", "fast"], ["--section-timeout", "-1s"],
+        ])
     func malformed(arguments: [String]) {
         #expect(throws: LaunchOptions.Problem.self) { try LaunchOptions.parse(arguments) }
     }

@@ -1,16 +1,19 @@
 import Foundation
 import HTTPServer
-import Testing
-@testable import FeedApp
 import SectionalTesting
+import Testing
+
+@testable import FeedApp
 
 @Suite("Streamed pages")
 struct StreamingPageTests {
-    @Test("A streamed page is byte for byte the page sent whole", arguments: [
-        "/feed", "/feed?sections=credit-score,balances", "/feed?add=recent-activity&add=checkup", "/feed?sections=",
-        "/feed?sections=checkup&checkup=emergency-fund:3-5&checkup=retirement:no&checkup=card-balance:full",
-        "/day?date=2026-11-03", "/day?date=2024-02-29&remove=calendar",
-    ])
+    @Test(
+        "A streamed page is byte for byte the page sent whole",
+        arguments: [
+            "/feed", "/feed?sections=credit-score,balances", "/feed?add=recent-activity&add=checkup", "/feed?sections=",
+            "/feed?sections=checkup&checkup=emergency-fund:3-5&checkup=retirement:no&checkup=card-balance:full",
+            "/day?date=2026-11-03", "/day?date=2024-02-29&remove=calendar",
+        ])
     func streamedEqualsWhole(target: String) async throws {
         let app = try AppHarness(feedStore: ControlledFeedStore(delays: ["alerts": .milliseconds(30), "balances": .milliseconds(10)]))
         let streamed = try await app.answer(target)

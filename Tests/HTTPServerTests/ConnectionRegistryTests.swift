@@ -1,4 +1,5 @@
 import Testing
+
 @testable import HTTPServer
 
 /// The registry's bookkeeping, apart from sockets that exist.

@@ -1,6 +1,6 @@
 import HTTPServer
-import Testing
 import SectionalTesting
+import Testing
 
 /// What a handler's thrown error turns into: an `HTTPError` is answered as
 /// itself; anything else is a 500 that hides its details and logs them.
@@ -13,12 +13,13 @@ import SectionalTesting
         return router
     }
 
-    @Test(arguments: [
-        HTTPError(.badRequest, "The date '2026-13-40' is not a day."),
-        HTTPError(.notFound, "No section is called 'nope'."),
-        HTTPError(.contentTooLarge, "Too much."),
-        HTTPError(.serviceUnavailable, "Come back later."),
-    ], ["/async", "/immediate"])
+    @Test(
+        arguments: [
+            HTTPError(.badRequest, "The date '2026-13-40' is not a day."),
+            HTTPError(.notFound, "No section is called 'nope'."),
+            HTTPError(.contentTooLarge, "Too much."),
+            HTTPError(.serviceUnavailable, "Come back later."),
+        ], ["/async", "/immediate"])
     func thrownHTTPErrorIsAnsweredWithItsStatusAndMessage(error: HTTPError, path: String) async throws {
         let log = LogCollector()
         let response = await Self.router(log: log, throwing: error).respond(to: Request(method: .get, path: path))
@@ -60,8 +61,9 @@ import SectionalTesting
         let log = LogCollector()
         var router = Self.router(log: log, throwing: DatabaseFailure())
         router.errorResponder = { error, request in
-            Response(status: error.status, contentType: "text/html; charset=utf-8",
-                     body: "<p>\(error.status.code) for \(request.path)</p>")
+            Response(
+                status: error.status, contentType: "text/html; charset=utf-8",
+                body: "<p>\(error.status.code) for \(request.path)</p>")
         }
         let cases: [(Request, Int)] = [
             (Request(method: .get, path: "/nowhere"), 404),

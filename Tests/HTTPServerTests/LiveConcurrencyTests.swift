@@ -1,6 +1,6 @@
 import HTTPServer
-import Testing
 import SectionalTesting
+import Testing
 
 /// Many clients at once: every request answered, each with its own answer.
 @Suite(.timeLimit(.minutes(2))) struct LiveConcurrencyTests {
@@ -30,9 +30,10 @@ import SectionalTesting
             #expect(all.allSatisfy { $0.status == 200 })
             #expect(all.allSatisfy { $0.header("Connection")?.lowercased() != "close" })
             // Each client got its own answers, in the order it asked.
-            let expected = Set((0..<Self.clients).map { client in
-                (0..<Self.requestsPerClient).map { "c\(client)-r\($0)" }
-            })
+            let expected = Set(
+                (0..<Self.clients).map { client in
+                    (0..<Self.requestsPerClient).map { "c\(client)-r\($0)" }
+                })
             #expect(Set(results.map { $0.map(\.text) }) == expected)
             #expect(Set(all.map(\.text)).count == all.count)
         }

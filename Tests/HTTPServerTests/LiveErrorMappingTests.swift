@@ -1,6 +1,6 @@
 import HTTPServer
-import Testing
 import SectionalTesting
+import Testing
 
 /// Errors that reach the server from its responder, over a real socket.
 @Suite(.timeLimit(.minutes(1))) struct LiveErrorMappingTests {

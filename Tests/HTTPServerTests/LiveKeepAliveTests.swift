@@ -1,6 +1,6 @@
 import HTTPServer
-import Testing
 import SectionalTesting
+import Testing
 
 /// Keep-alive and HEAD over a real socket: many answers on one connection,
 /// each framed exactly by its `Content-Length`.

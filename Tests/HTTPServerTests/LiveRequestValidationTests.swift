@@ -1,6 +1,6 @@
 import HTTPServer
-import Testing
 import SectionalTesting
+import Testing
 
 /// What the server refuses before or around the responder, over a real socket.
 @Suite(.timeLimit(.minutes(1))) struct LiveRequestValidationTests {
@@ -9,8 +9,10 @@ import SectionalTesting
             let port = server.port
             let responses = try await onOwnThread {
                 let client = try RawHTTPClient(port: port)
-                return [try client.request("GET", "/hello", body: "hello"),
-                        try RawHTTPClient(port: port).request("GET", "/echo?v=1", body: "x=1")]
+                return [
+                    try client.request("GET", "/hello", body: "hello"),
+                    try RawHTTPClient(port: port).request("GET", "/echo?v=1", body: "x=1"),
+                ]
             }
             for response in responses {
                 #expect(response.status == 400)
@@ -48,8 +50,9 @@ import SectionalTesting
             let port = server.port
             let response = try await onOwnThread {
                 let client = try RawHTTPClient(port: port)
-                try client.send("GET /hello HTTP/1.1\r\nHost: 127.0.0.1\r\nTransfer-Encoding: chunked\r\n\r\n"
-                    + "5\r\nhello\r\n0\r\n\r\n")
+                try client.send(
+                    "GET /hello HTTP/1.1\r\nHost: 127.0.0.1\r\nTransfer-Encoding: chunked\r\n\r\n"
+                        + "5\r\nhello\r\n0\r\n\r\n")
                 return try client.readResponse()
             }
             #expect(response.status == 400)
@@ -67,8 +70,9 @@ import SectionalTesting
             let outcome = try await onOwnThread {
                 let client = try RawHTTPClient(port: port)
                 let chunk = String(repeating: "x", count: 4096)
-                try client.send("POST /upload HTTP/1.1\r\nHost: 127.0.0.1\r\nTransfer-Encoding: chunked\r\n\r\n"
-                    + "1000\r\n\(chunk)\r\n0\r\n\r\n")
+                try client.send(
+                    "POST /upload HTTP/1.1\r\nHost: 127.0.0.1\r\nTransfer-Encoding: chunked\r\n\r\n"
+                        + "1000\r\n\(chunk)\r\n0\r\n\r\n")
                 return Result { try client.readResponse() }.map(\.status)
             }
             // Too late for an answer once the body is arriving: the server

@@ -1,6 +1,6 @@
 import HTTPServer
-import Testing
 import SectionalTesting
+import Testing
 
 /// Static files over a real socket: the bytes, their tag, 304, and 404 for
 /// every way of reaching outside the public directory.

@@ -1,7 +1,7 @@
 import HTTPServer
+import SectionalTesting
 import Synchronization
 import Testing
-import SectionalTesting
 
 /// `stop()` while clients keep sending on keep-alive connections to an async
 /// route: handlers finish, new requests arrive and connections are parked

@@ -1,8 +1,9 @@
 import Foundation
-@testable import HTTPServer
+import SectionalTesting
 import Synchronization
 import Testing
-import SectionalTesting
+
+@testable import HTTPServer
 
 /// A latch a test opens to let a stream's producer go on.
 final class Gate: Sendable {
@@ -45,17 +46,20 @@ struct LiveStreamingTests {
     func router(keepWriting: Bool = false) -> Router {
         var router = Router(logger: LogCollector().logger)
         router.get("/stream") { [gate, log] _ in
-            Response(headers: ["Content-Type": "text/plain"], body: .stream(ResponseStream { writer in
-                log.record("started")
-                writer.write(Array("first".utf8))
-                await gate.wait()
-                writer.write(Array("second".utf8))
-                while keepWriting && writer.isOpen && !Task.isCancelled {
-                    try? await Task.sleep(for: .milliseconds(5))
-                    writer.write(Array("more".utf8))
-                }
-                log.record(Task.isCancelled ? "cancelled" : "done")
-            }))
+            Response(
+                headers: ["Content-Type": "text/plain"],
+                body: .stream(
+                    ResponseStream { writer in
+                        log.record("started")
+                        writer.write(Array("first".utf8))
+                        await gate.wait()
+                        writer.write(Array("second".utf8))
+                        while keepWriting && writer.isOpen && !Task.isCancelled {
+                            try? await Task.sleep(for: .milliseconds(5))
+                            writer.write(Array("more".utf8))
+                        }
+                        log.record(Task.isCancelled ? "cancelled" : "done")
+                    }))
         }
         return router
     }
@@ -137,11 +141,13 @@ struct StreamLeakTests {
     func finishedStreamsAreFreed() async throws {
         var router = Router(logger: LogCollector().logger)
         router.get("/stream") { _ in
-            Response(body: .stream(ResponseStream { writer in
-                writer.write(Array("one".utf8))
-                await Task.yield()
-                writer.write(Array("two".utf8))
-            }))
+            Response(
+                body: .stream(
+                    ResponseStream { writer in
+                        writer.write(Array("one".utf8))
+                        await Task.yield()
+                        writer.write(Array("two".utf8))
+                    }))
         }
         try await withLiveServer(router) { server in
             let bodies = try await onOwnThread {
@@ -163,10 +169,13 @@ struct FinishedStreamTests {
     func sentWhole() async throws {
         var router = Router(logger: LogCollector().logger)
         router.get("/quick") { _ in
-            Response(headers: ["Content-Type": "text/plain"], body: .stream(ResponseStream { writer in
-                writer.write(Array("head,".utf8))
-                writer.write(Array("body".utf8))
-            }))
+            Response(
+                headers: ["Content-Type": "text/plain"],
+                body: .stream(
+                    ResponseStream { writer in
+                        writer.write(Array("head,".utf8))
+                        writer.write(Array("body".utf8))
+                    }))
         }
         try await withLiveServer(router) { server in
             let response = try await onOwnThread { try RawHTTPClient(port: server.port).request("/quick") }

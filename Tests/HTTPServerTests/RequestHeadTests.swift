@@ -28,16 +28,20 @@ import Testing
         received.matches(of: #/HTTP/1\.[01] (\d{3}) [A-Z]/#).compactMap { Int($0.output.1) }
     }
 
-    @Test("A declared length past any limit, up to 2^64 - 1, is one 413 and a close",
-          arguments: ["9223372036854775807", "9223372036854775808", "18446744073709551614", "18446744073709551615", "65537"])
+    @Test(
+        "A declared length past any limit, up to 2^64 - 1, is one 413 and a close",
+        arguments: ["9223372036854775807", "9223372036854775808", "18446744073709551614", "18446744073709551615", "65537"])
     func hugeContentLength(length: String) async throws {
         let received = try await everythingSent(for: "POST /upload HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: \(length)\r\n\r\n")
         #expect(statuses(received) == [413], "\(received.prefix(200))")
         #expect(!received.contains("follower"), "the next request was not read as body, nor answered")
     }
 
-    @Test("A body on GET or HEAD, chunked or not, is refused before it is read",
-          arguments: ["Content-Length: 5\r\n\r\nhello", "Transfer-Encoding: chunked\r\n\r\n1000000000\r\n", "Transfer-Encoding: chunked\n\n5\nhello\n0\n\n"])
+    @Test(
+        "A body on GET or HEAD, chunked or not, is refused before it is read",
+        arguments: [
+            "Content-Length: 5\r\n\r\nhello", "Transfer-Encoding: chunked\r\n\r\n1000000000\r\n", "Transfer-Encoding: chunked\n\n5\nhello\n0\n\n",
+        ])
     func bodyOnARead(framing: String) async throws {
         for method in ["GET", "HEAD"] {
             let received = try await everythingSent(for: "\(method) /hello HTTP/1.1\r\nHost: 127.0.0.1\r\n\(framing)")
@@ -45,12 +49,14 @@ import Testing
         }
     }
 
-    @Test("A target with a space, a bare CR or a control byte is one 400 and a close", arguments: [
-        "GET /feed/sections/alerts x HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n",
-        "GET /hello HTTP/1.1\rHost: localhost\r\r",
-        "GET /hel\tlo HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n",
-        "GET /hello\u{7F} HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n",
-    ])
+    @Test(
+        "A target with a space, a bare CR or a control byte is one 400 and a close",
+        arguments: [
+            "GET /feed/sections/alerts x HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n",
+            "GET /hello HTTP/1.1\rHost: localhost\r\r",
+            "GET /hel\tlo HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n",
+            "GET /hello\u{7F} HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n",
+        ])
     func looseRequestLine(request: String) async throws {
         let received = try await everythingSent(for: request)
         #expect(statuses(received) == [400], "\(request.debugDescription): \(received.prefix(300))")
@@ -72,8 +78,9 @@ import Testing
 
     @Test("An absolute-form target is answered as its path and query")
     func absoluteForm() async throws {
-        let received = try await everythingSent(for: "GET http://localhost:8080/echo?v=absolute HTTP/1.1\r\nHost: localhost\r\n\r\n"
-            + "GET HTTPS://localhost/hello HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n")
+        let received = try await everythingSent(
+            for: "GET http://localhost:8080/echo?v=absolute HTTP/1.1\r\nHost: localhost\r\n\r\n"
+                + "GET HTTPS://localhost/hello HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n")
         #expect(statuses(received) == [200, 200], "\(received)")
         #expect(received.contains("absolute") && received.contains("hello, world"))
         let hostless = try await everythingSent(for: "GET http:///hello HTTP/1.1\r\nHost: localhost\r\n\r\n")

@@ -8,10 +8,11 @@ import Testing
         let request = try Request(method: .get, target: "/feed?sections=alerts&remove=x&sections=balances&sections=checkup")
         #expect(request.queryValues("sections") == ["alerts", "balances", "checkup"])
         #expect(request.queryValue("sections") == "alerts")
-        #expect(request.query == [
-            QueryItem("sections", "alerts"), QueryItem("remove", "x"),
-            QueryItem("sections", "balances"), QueryItem("sections", "checkup"),
-        ])
+        #expect(
+            request.query == [
+                QueryItem("sections", "alerts"), QueryItem("remove", "x"),
+                QueryItem("sections", "balances"), QueryItem("sections", "checkup"),
+            ])
     }
 
     @Test(arguments: [

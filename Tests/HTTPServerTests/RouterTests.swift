@@ -1,6 +1,6 @@
 import HTTPServer
-import Testing
 import SectionalTesting
+import Testing
 
 /// Routing decided in-process: which handler answers, with which parameters,
 /// and what the router answers itself (404, 405).

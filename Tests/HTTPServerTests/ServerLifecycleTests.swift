@@ -1,6 +1,6 @@
 import HTTPServer
-import Testing
 import SectionalTesting
+import Testing
 
 /// Starting, stopping, and what a stop does to requests in flight.
 @Suite(.timeLimit(.minutes(1))) struct ServerLifecycleTests {

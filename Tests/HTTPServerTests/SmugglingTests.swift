@@ -1,6 +1,6 @@
 import HTTPServer
-import Testing
 import SectionalTesting
+import Testing
 
 /// Request smuggling and framing over a real socket: requests whose end is
 /// ambiguous or malformed. Each one is sent whole, followed on the same
@@ -11,7 +11,8 @@ import SectionalTesting
 /// fresh connection is answered correctly afterwards.
 @Suite(.timeLimit(.minutes(1))) struct SmugglingTests {
     /// Two requests that follow the malformed one on its connection.
-    static let followers = "GET /echo?v=after HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"
+    static let followers =
+        "GET /echo?v=after HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"
         + "GET /echo?v=last HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n"
 
     /// What came back on the connection, in order.
@@ -89,13 +90,16 @@ import SectionalTesting
 
     @Test(arguments: ["zz", "-1", "0x5", "ffffffffffffffffffff"])
     func invalidChunkSize(size: String) async throws {
-        let exchange = try await exchange("POST /hello HTTP/1.1\r\nHost: 127.0.0.1\r\nTransfer-Encoding: chunked\r\n\r\n\(size)\r\nhello\r\n0\r\n\r\n")
+        let exchange = try await exchange(
+            "POST /hello HTTP/1.1\r\nHost: 127.0.0.1\r\nTransfer-Encoding: chunked\r\n\r\n\(size)\r\nhello\r\n0\r\n\r\n")
         expectRefusedAndFramed(exchange)
         #expect(exchange.statuses.count <= 1, "nothing after a body that cannot be framed")
     }
 
-    @Test(arguments: ["GET /hello HTTP/1.1 extra\r\n\r\n", "GARBAGE\r\n\r\n", "GET /hello HTTP/1.1\r\nHost 127.0.0.1\r\n\r\n",
-                      "GET /%zz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"])
+    @Test(arguments: [
+        "GET /hello HTTP/1.1 extra\r\n\r\n", "GARBAGE\r\n\r\n", "GET /hello HTTP/1.1\r\nHost 127.0.0.1\r\n\r\n",
+        "GET /%zz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n",
+    ])
     func pipelinedRequestAfterAMalformedOne(request: String) async throws {
         expectRefusedAndFramed(try await exchange(request))
     }

@@ -1,7 +1,7 @@
 import Foundation
 import HTTPServer
-import Testing
 import SectionalTesting
+import Testing
 
 /// Static files in-process: content types, entity tags and 304, and the
 /// guarantee that nothing outside the public directory is ever served.
@@ -87,7 +87,8 @@ import SectionalTesting
         let first = try #require(try response("/styles.css"))
         let etag = try #require(first.headers["ETag"])
         #expect(etag.hasPrefix("\"") && etag.hasSuffix("\""))
-        let value = header
+        let value =
+            header
             .replacingOccurrences(of: "{etag}", with: etag)
             .replacingOccurrences(of: "{bare}", with: String(etag.dropFirst().dropLast()))
 

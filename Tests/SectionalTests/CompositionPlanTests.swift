@@ -1,4 +1,5 @@
 import Testing
+
 @testable import Sectional
 
 /// The rules of DESIGN.md §3 that turn `sections=`, `add=` and `remove=`
@@ -35,13 +36,17 @@ struct CompositionPlanTests {
         Rule("other items are ignored", [("date", "2026-11-03"), ("utm", "x")], .shows(["balances", "alerts", "credit-score"])),
         Rule("sections= comma list, in its order", [("sections", "credit-score,balances")], .shows(["credit-score", "balances"])),
         Rule("sections= repeated", [("sections", "credit-score"), ("sections", "alerts")], .shows(["credit-score", "alerts"])),
-        Rule("sections= comma list and repeated", [("sections", "checkup,alerts"), ("sections", "balances")], .shows(["checkup", "alerts", "balances"])),
+        Rule(
+            "sections= comma list and repeated", [("sections", "checkup,alerts"), ("sections", "balances")],
+            .shows(["checkup", "alerts", "balances"])),
         Rule("sections= spaces and empty items", [("sections", " alerts , ,balances,")], .shows(["alerts", "balances"])),
         Rule("empty sections= shows nothing", [("sections", "")], .shows([])),
         Rule("sections= of commas shows nothing", [("sections", ",,")], .shows([])),
         Rule("empty sections= then add", [("sections", ""), ("add", "checkup")], .shows(["checkup"])),
         Rule("add appends at the end", [("add", "recent-activity")], .shows(["balances", "alerts", "credit-score", "recent-activity"])),
-        Rule("add several, in order", [("add", "checkup,recent-activity")], .shows(["balances", "alerts", "credit-score", "checkup", "recent-activity"])),
+        Rule(
+            "add several, in order", [("add", "checkup,recent-activity")],
+            .shows(["balances", "alerts", "credit-score", "checkup", "recent-activity"])),
         Rule("add after sections=", [("sections", "alerts"), ("add", "balances")], .shows(["alerts", "balances"])),
         Rule("add before sections= still goes last", [("add", "checkup"), ("sections", "alerts")], .shows(["alerts", "checkup"])),
         Rule("adding a shown section is a no-op", [("add", "balances")], .shows(["balances", "alerts", "credit-score"])),
@@ -51,10 +56,14 @@ struct CompositionPlanTests {
         Rule("remove from sections=", [("sections", "alerts,balances"), ("remove", "balances")], .shows(["alerts"])),
         Rule("removing an absent section is a no-op", [("remove", "checkup")], .shows(["balances", "alerts", "credit-score"])),
         Rule("duplicates collapse to the first", [("sections", "alerts,balances,alerts")], .shows(["alerts", "balances"])),
-        Rule("duplicates across repeated keys", [("sections", "credit-score"), ("sections", "alerts,credit-score")], .shows(["credit-score", "alerts"])),
-        Rule("duplicate adds collapse", [("add", "checkup"), ("add", "checkup,checkup")], .shows(["balances", "alerts", "credit-score", "checkup"])),
+        Rule(
+            "duplicates across repeated keys", [("sections", "credit-score"), ("sections", "alerts,credit-score")],
+            .shows(["credit-score", "alerts"])),
+        Rule(
+            "duplicate adds collapse", [("add", "checkup"), ("add", "checkup,checkup")], .shows(["balances", "alerts", "credit-score", "checkup"])),
         Rule("removal wins over add", [("add", "checkup"), ("remove", "checkup")], .shows(["balances", "alerts", "credit-score"])),
-        Rule("removal wins over add, whatever the order", [("remove", "checkup"), ("add", "checkup")], .shows(["balances", "alerts", "credit-score"])),
+        Rule(
+            "removal wins over add, whatever the order", [("remove", "checkup"), ("add", "checkup")], .shows(["balances", "alerts", "credit-score"])),
         Rule("removal wins over sections=", [("sections", "alerts,checkup"), ("remove", "checkup")], .shows(["alerts"])),
         Rule("unknown in sections=", [("sections", "alerts,nope")], .unknown(["nope"])),
         Rule("unknown in add", [("add", "nope")], .unknown(["nope"])),

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import Sectional
 
 /// The single-child container: replacing its child runs the old child's
@@ -28,12 +29,13 @@ struct ContainerControllerTests {
 
         shell.setChild(new)
 
-        #expect(log.entries == [
-            Entry("old.willMove(nil)", parent: "shell", tree: "shell[old]"),
-            Entry("old.didMove(nil)", parent: nil, tree: "shell[]"),
-            Entry("new.willMove(shell)", parent: nil, tree: "shell[]"),
-            Entry("new.didMove(shell)", parent: "shell", tree: "shell[new]"),
-        ])
+        #expect(
+            log.entries == [
+                Entry("old.willMove(nil)", parent: "shell", tree: "shell[old]"),
+                Entry("old.didMove(nil)", parent: nil, tree: "shell[]"),
+                Entry("new.willMove(shell)", parent: nil, tree: "shell[]"),
+                Entry("new.didMove(shell)", parent: "shell", tree: "shell[new]"),
+            ])
         #expect(shell.child === new)
         #expect(shell.children.count == 1)
         #expect(old.parent == nil)
@@ -62,10 +64,11 @@ struct ContainerControllerTests {
 
         shell.setChild(nil)
 
-        #expect(log.entries == [
-            Entry("page.willMove(nil)", parent: "shell", tree: "shell[page]"),
-            Entry("page.didMove(nil)", parent: nil, tree: "shell[]"),
-        ])
+        #expect(
+            log.entries == [
+                Entry("page.willMove(nil)", parent: "shell", tree: "shell[page]"),
+                Entry("page.didMove(nil)", parent: nil, tree: "shell[]"),
+            ])
         #expect(shell.child == nil)
         #expect(page.parent == nil)
     }
@@ -83,14 +86,15 @@ struct ContainerControllerTests {
 
         right.setChild(page)
 
-        #expect(log.entries == [
-            Entry("other.willMove(nil)", parent: "right", tree: "left[page] right[other]"),
-            Entry("other.didMove(nil)", parent: nil, tree: "left[page] right[]"),
-            Entry("page.willMove(nil)", parent: "left", tree: "left[page] right[]"),
-            Entry("page.didMove(nil)", parent: nil, tree: "left[] right[]"),
-            Entry("page.willMove(right)", parent: nil, tree: "left[] right[]"),
-            Entry("page.didMove(right)", parent: "right", tree: "left[] right[page]"),
-        ])
+        #expect(
+            log.entries == [
+                Entry("other.willMove(nil)", parent: "right", tree: "left[page] right[other]"),
+                Entry("other.didMove(nil)", parent: nil, tree: "left[page] right[]"),
+                Entry("page.willMove(nil)", parent: "left", tree: "left[page] right[]"),
+                Entry("page.didMove(nil)", parent: nil, tree: "left[] right[]"),
+                Entry("page.willMove(right)", parent: nil, tree: "left[] right[]"),
+                Entry("page.didMove(right)", parent: "right", tree: "left[] right[page]"),
+            ])
         #expect(left.child == nil)
         #expect(right.child === page)
     }

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import Sectional
 
 /// The containment contract of DESIGN.md §1: the exact order of the
@@ -17,12 +18,13 @@ struct ContainmentTests {
         page.addChild(a)
         page.addChild(b)
 
-        #expect(log.entries == [
-            Entry("a.willMove(page)", parent: nil, tree: "page[]"),
-            Entry("a.didMove(page)", parent: "page", tree: "page[a]"),
-            Entry("b.willMove(page)", parent: nil, tree: "page[a]"),
-            Entry("b.didMove(page)", parent: "page", tree: "page[a,b]"),
-        ])
+        #expect(
+            log.entries == [
+                Entry("a.willMove(page)", parent: nil, tree: "page[]"),
+                Entry("a.didMove(page)", parent: "page", tree: "page[a]"),
+                Entry("b.willMove(page)", parent: nil, tree: "page[a]"),
+                Entry("b.didMove(page)", parent: "page", tree: "page[a,b]"),
+            ])
         #expect(page.children.map(\.id) == ["a", "b"])
         #expect(a.parent === page)
         #expect(b.parent === page)
@@ -42,10 +44,11 @@ struct ContainmentTests {
 
         b.removeFromParent()
 
-        #expect(log.entries == [
-            Entry("b.willMove(nil)", parent: "page", tree: "page[a,b,c]"),
-            Entry("b.didMove(nil)", parent: nil, tree: "page[a,c]"),
-        ])
+        #expect(
+            log.entries == [
+                Entry("b.willMove(nil)", parent: "page", tree: "page[a,b,c]"),
+                Entry("b.didMove(nil)", parent: nil, tree: "page[a,c]"),
+            ])
         #expect(b.parent == nil)
         #expect(page.children.map(\.id) == ["a", "c"])
     }
@@ -81,12 +84,13 @@ struct ContainmentTests {
 
         second.addChild(a)
 
-        #expect(log.entries == [
-            Entry("a.willMove(nil)", parent: "first", tree: "first[a] second[b]"),
-            Entry("a.didMove(nil)", parent: nil, tree: "first[] second[b]"),
-            Entry("a.willMove(second)", parent: nil, tree: "first[] second[b]"),
-            Entry("a.didMove(second)", parent: "second", tree: "first[] second[b,a]"),
-        ])
+        #expect(
+            log.entries == [
+                Entry("a.willMove(nil)", parent: "first", tree: "first[a] second[b]"),
+                Entry("a.didMove(nil)", parent: nil, tree: "first[] second[b]"),
+                Entry("a.willMove(second)", parent: nil, tree: "first[] second[b]"),
+                Entry("a.didMove(second)", parent: "second", tree: "first[] second[b,a]"),
+            ])
         #expect(a.parent === second)
         #expect(first.children.isEmpty)
         #expect(second.children.filter { $0 === a }.count == 1)
@@ -104,12 +108,13 @@ struct ContainmentTests {
 
         page.addChild(a)
 
-        #expect(log.entries == [
-            Entry("a.willMove(nil)", parent: "page", tree: "page[a,b]"),
-            Entry("a.didMove(nil)", parent: nil, tree: "page[b]"),
-            Entry("a.willMove(page)", parent: nil, tree: "page[b]"),
-            Entry("a.didMove(page)", parent: "page", tree: "page[b,a]"),
-        ])
+        #expect(
+            log.entries == [
+                Entry("a.willMove(nil)", parent: "page", tree: "page[a,b]"),
+                Entry("a.didMove(nil)", parent: nil, tree: "page[b]"),
+                Entry("a.willMove(page)", parent: nil, tree: "page[b]"),
+                Entry("a.didMove(page)", parent: "page", tree: "page[b,a]"),
+            ])
         #expect(page.children.map(\.id) == ["b", "a"])
     }
 
@@ -125,15 +130,16 @@ struct ContainmentTests {
         group.addChild(y)
         page.addChild(group)
 
-        #expect(log.entries == [
-            Entry("x.willMove(group)", parent: nil, tree: "page[] group[]"),
-            Entry("x.didMove(group)", parent: "group", tree: "page[] group[x]"),
-            Entry("y.willMove(group)", parent: nil, tree: "page[] group[x]"),
-            Entry("y.didMove(group)", parent: "group", tree: "page[] group[x,y]"),
-            // Only the moved controller is told; its own children keep their parent.
-            Entry("group.willMove(page)", parent: nil, tree: "page[] group[x,y]"),
-            Entry("group.didMove(page)", parent: "page", tree: "page[group] group[x,y]"),
-        ])
+        #expect(
+            log.entries == [
+                Entry("x.willMove(group)", parent: nil, tree: "page[] group[]"),
+                Entry("x.didMove(group)", parent: "group", tree: "page[] group[x]"),
+                Entry("y.willMove(group)", parent: nil, tree: "page[] group[x]"),
+                Entry("y.didMove(group)", parent: "group", tree: "page[] group[x,y]"),
+                // Only the moved controller is told; its own children keep their parent.
+                Entry("group.willMove(page)", parent: nil, tree: "page[] group[x,y]"),
+                Entry("group.didMove(page)", parent: "page", tree: "page[group] group[x,y]"),
+            ])
         #expect(x.parent === group)
         #expect(group.parent === page)
         #expect(page.isAncestor(of: x))
@@ -149,10 +155,11 @@ struct ContainmentTests {
 
         log.clear()
         x.removeFromParent()
-        #expect(log.entries == [
-            Entry("x.willMove(nil)", parent: "group", tree: "page[group] group[x,y]"),
-            Entry("x.didMove(nil)", parent: nil, tree: "page[group] group[y]"),
-        ])
+        #expect(
+            log.entries == [
+                Entry("x.willMove(nil)", parent: "group", tree: "page[group] group[x,y]"),
+                Entry("x.didMove(nil)", parent: nil, tree: "page[group] group[y]"),
+            ])
         #expect(page.descendant(withID: "x") == nil)
     }
 

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import Sectional
 
 /// A child tells its parent a date was chosen (the UIKit delegate pattern).

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import Sectional
 
 /// The result builder: elements, attributes, control flow and void elements.
@@ -24,7 +25,10 @@ struct HTMLBuilderTests {
         #expect(meta(.charset("utf-8")).render() == #"<meta charset="utf-8">"#)
         #expect(input(.type("checkbox"), .name("ok"), .checked).render() == #"<input type="checkbox" name="ok" checked>"#)
         #expect(img(.src("/a.png"), HTMLAttribute("alt", "A & B")).render() == #"<img src="/a.png" alt="A &amp; B">"#)
-        #expect(p { "a"; br(); "b" }.render() == "<p>a<br>b</p>")
+        #expect(
+            p {
+                "a"; br(); "b"
+            }.render() == "<p>a<br>b</p>")
     }
 
     @Test(arguments: [true, false])
@@ -90,7 +94,9 @@ struct HTMLBuilderTests {
         #expect(["a", "<b>"].render() == "a&lt;b&gt;")
         #expect((nil as String?).render() == "")
         #expect(EmptyHTML().render() == "")
-        let group = HTMLGroup { h1 { "T" }; p { "x" } }
+        let group = HTMLGroup {
+            h1 { "T" }; p { "x" }
+        }
         #expect(div { group }.render() == "<div><h1>T</h1><p>x</p></div>")
         let renderer = HTMLRenderer { html in html.writeEscaped("<raw?>") }
         #expect(section { renderer }.render() == "<section>&lt;raw?&gt;</section>")

@@ -1,10 +1,12 @@
 import Testing
+
 @testable import Sectional
 
 @Suite("HTMLDocument")
 struct HTMLDocumentTests {
-    private let head = DocumentHead(language: "en", viewport: "width=device-width, initial-scale=1", stylesheets: ["/styles.css"], scripts: ["/app.js"],
-                                    icon: .init(href: "/favicon.svg", type: "image/svg+xml"))
+    private let head = DocumentHead(
+        language: "en", viewport: "width=device-width, initial-scale=1", stylesheets: ["/styles.css"], scripts: ["/app.js"],
+        icon: .init(href: "/favicon.svg", type: "image/svg+xml"))
 
     @Test func documentHasDoctypeHeadAndBody() {
         let html = HTMLDocument(title: "Feed", head: head, canonicalURL: "/feed") {

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import Sectional
 
 /// A `String` placed in HTML is escaped text, in element content and in
@@ -34,8 +35,9 @@ struct HTMLEscapingTests {
     @Test(arguments: hostileStrings)
     func attributeValuesAreEscaped(_ hostile: Hostile) {
         #expect(div(.title(hostile.input)).render() == #"<div title="\#(hostile.escaped)"></div>"#)
-        #expect(a(.href(hostile.input), .data("note", hostile.input)) { "x" }.render()
-            == #"<a href="\#(hostile.escaped)" data-note="\#(hostile.escaped)">x</a>"#)
+        #expect(
+            a(.href(hostile.input), .data("note", hostile.input)) { "x" }.render()
+                == #"<a href="\#(hostile.escaped)" data-note="\#(hostile.escaped)">x</a>"#)
         #expect(img(.src(hostile.input)).render() == #"<img src="\#(hostile.escaped)">"#)
     }
 
@@ -50,7 +52,10 @@ struct HTMLEscapingTests {
     @Test func rawHTMLIsWrittenAsIs() {
         let markup = #"<b class="x">bold</b> & <i>co</i>"#
         #expect(RawHTML(markup).render() == markup)
-        #expect(p { RawHTML("<br>"); "<br>" }.render() == "<p><br>&lt;br&gt;</p>")
+        #expect(
+            p {
+                RawHTML("<br>"); "<br>"
+            }.render() == "<p><br>&lt;br&gt;</p>")
     }
 
     @Test func writerEscapesIntoUTF8Bytes() {

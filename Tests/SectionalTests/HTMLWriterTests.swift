@@ -1,4 +1,5 @@
 import Testing
+
 @testable import Sectional
 
 /// The byte buffer pages render into: it grows as needed and keeps every

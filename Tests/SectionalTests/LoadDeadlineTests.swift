@@ -1,5 +1,6 @@
 import SectionalTesting
 import Testing
+
 @testable import Sectional
 
 /// A section with its own deadline whose load runs `operation`.
@@ -123,11 +124,13 @@ struct LoadDeadlineTests {
         let page = StackPageController(id: "page", title: "Page")
         for id: SectionID in ["balances", "alerts", "credit-score"] { page.addChild(TextSection(id: id) { "\(id) data" }) }
 
-        let report = await page.loadTree(timeout: .seconds(30), intercept: { id, operation in
-            seen.record(id)
-            guard id == "alerts" else { return operation }
-            return { throw TestLoadError(reason: "injected") }
-        })
+        let report = await page.loadTree(
+            timeout: .seconds(30),
+            intercept: { id, operation in
+                seen.record(id)
+                guard id == "alerts" else { return operation }
+                return { throw TestLoadError(reason: "injected") }
+            })
 
         #expect(seen.recorded.sorted() == ["alerts", "balances", "credit-score"])
         #expect(report.failedIDs == ["alerts"])
@@ -145,9 +148,11 @@ struct LoadDeadlineTests {
         var finishedAtEachCall: [Int] = []
 
         async let loaded: Void = {
-            await page.loadTree(timeout: .seconds(30), clock: clock, onProgress: {
-                finishedAtEachCall.append(page.children.filter(\.isLoadFinished).count)
-            })
+            await page.loadTree(
+                timeout: .seconds(30), clock: clock,
+                onProgress: {
+                    finishedAtEachCall.append(page.children.filter(\.isLoadFinished).count)
+                })
         }()
         await clock.advance(by: .milliseconds(10), whenSleepersReach: 4)
         await clock.advance(by: .milliseconds(50), whenSleepersReach: 3)

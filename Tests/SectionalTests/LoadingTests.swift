@@ -1,4 +1,5 @@
 import Testing
+
 @testable import Sectional
 
 /// `loadTree()`: loads run concurrently, once, and a failing one affects only
@@ -44,14 +45,15 @@ struct LoadingTests {
         let started = LoadCounter()
         let page = StackPageController(id: "page", title: "Page")
         for id: SectionID in ["a", "b", "c"] {
-            page.addChild(TextSection(id: id) {
-                started.increment()
-                let deadline = ContinuousClock.now + .seconds(5)
-                while started.value < 3, ContinuousClock.now < deadline {
-                    try await Task.sleep(for: .milliseconds(2))
-                }
-                return started.value >= 3 ? "met" : "alone"
-            })
+            page.addChild(
+                TextSection(id: id) {
+                    started.increment()
+                    let deadline = ContinuousClock.now + .seconds(5)
+                    while started.value < 3, ContinuousClock.now < deadline {
+                        try await Task.sleep(for: .milliseconds(2))
+                    }
+                    return started.value >= 3 ? "met" : "alone"
+                })
         }
 
         let report = await page.loadTree(timeout: .seconds(30))

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Sectional
 
 /// Canonical URLs for a composed page and its fragments, and the JSON
@@ -26,12 +27,15 @@ struct PageAddressTests {
         let address = PageAddress(path: "/day", context: [.init("date", "2026-11-03"), .init("q&x", "a b&c=d/é?#+%,~")])
         let plan = try CompositionPlan(catalog: feedCatalog, query: query(("remove", "alerts")))
 
-        #expect(address.url(for: CompositionPlan(catalog: feedCatalog))
-            == "/day?date=2026-11-03&q%26x=a%20b%26c%3Dd%2F%C3%A9%3F%23%2B%25,~")
-        #expect(address.url(for: plan)
-            == "/day?date=2026-11-03&q%26x=a%20b%26c%3Dd%2F%C3%A9%3F%23%2B%25,~&sections=balances,credit-score")
-        #expect(address.fragmentURL(of: "balances", in: plan)
-            == "/day/sections/balances?date=2026-11-03&q%26x=a%20b%26c%3Dd%2F%C3%A9%3F%23%2B%25,~&sections=balances,credit-score")
+        #expect(
+            address.url(for: CompositionPlan(catalog: feedCatalog))
+                == "/day?date=2026-11-03&q%26x=a%20b%26c%3Dd%2F%C3%A9%3F%23%2B%25,~")
+        #expect(
+            address.url(for: plan)
+                == "/day?date=2026-11-03&q%26x=a%20b%26c%3Dd%2F%C3%A9%3F%23%2B%25,~&sections=balances,credit-score")
+        #expect(
+            address.fragmentURL(of: "balances", in: plan)
+                == "/day/sections/balances?date=2026-11-03&q%26x=a%20b%26c%3Dd%2F%C3%A9%3F%23%2B%25,~&sections=balances,credit-score")
     }
 
     @Test(arguments: [0x01, 0x0A, 0x7F] as [UInt8])
@@ -50,27 +54,33 @@ struct PageAddressTests {
 
         let fragmentQuery = "?date=2026-11-03&sections=credit-score,checkup"
         #expect(description.page == "/feed" + fragmentQuery)
-        #expect(description.sections == [
-            .init(id: "credit-score", title: "Credit score", position: 1,
-                  fragment: "/feed/sections/credit-score" + fragmentQuery,
-                  remove: "/feed?date=2026-11-03&sections=checkup"),
-            .init(id: "checkup", title: "Financial check-up", position: 2,
-                  fragment: "/feed/sections/checkup" + fragmentQuery,
-                  remove: "/feed?date=2026-11-03&sections=credit-score"),
-        ])
-        #expect(description.available == [
-            .init(id: "balances", title: "Balances", add: "/feed?date=2026-11-03&sections=credit-score,checkup,balances"),
-            .init(id: "alerts", title: "Alerts", add: "/feed?date=2026-11-03&sections=credit-score,checkup,alerts"),
-            .init(id: "recent-activity", title: "Recent activity",
-                  add: "/feed?date=2026-11-03&sections=credit-score,checkup,recent-activity"),
-        ])
+        #expect(
+            description.sections == [
+                .init(
+                    id: "credit-score", title: "Credit score", position: 1,
+                    fragment: "/feed/sections/credit-score" + fragmentQuery,
+                    remove: "/feed?date=2026-11-03&sections=checkup"),
+                .init(
+                    id: "checkup", title: "Financial check-up", position: 2,
+                    fragment: "/feed/sections/checkup" + fragmentQuery,
+                    remove: "/feed?date=2026-11-03&sections=credit-score"),
+            ])
+        #expect(
+            description.available == [
+                .init(id: "balances", title: "Balances", add: "/feed?date=2026-11-03&sections=credit-score,checkup,balances"),
+                .init(id: "alerts", title: "Alerts", add: "/feed?date=2026-11-03&sections=credit-score,checkup,alerts"),
+                .init(
+                    id: "recent-activity", title: "Recent activity",
+                    add: "/feed?date=2026-11-03&sections=credit-score,checkup,recent-activity"),
+            ])
     }
 
     @Test func descriptionLinksBackToTheDefaultWithoutQuery() throws {
         let plan = try CompositionPlan(catalog: feedCatalog, query: query(("remove", "alerts")))
         let description = PageDescription(plan: plan, address: feed)
-        #expect(description.available.first { $0.id == "alerts" }?.add == "/feed?sections=balances,credit-score,alerts",
-                "an added section goes last, so this is not the default order")
+        #expect(
+            description.available.first { $0.id == "alerts" }?.add == "/feed?sections=balances,credit-score,alerts",
+            "an added section goes last, so this is not the default order")
         let added = try CompositionPlan(catalog: feedCatalog, query: query(("add", "checkup")))
         #expect(PageDescription(plan: added, address: feed).sections.last?.remove == "/feed")
     }
@@ -89,9 +99,15 @@ struct PageAddressTests {
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         let json = String(decoding: try encoder.encode(description), as: UTF8.self)
 
-        #expect(json.hasPrefix(#"{"available":[{"add":"/feed?sections=balances,alerts,credit-score,recent-activity","id":"recent-activity","title":"Recent activity"}"#))
+        #expect(
+            json.hasPrefix(
+                #"{"available":[{"add":"/feed?sections=balances,alerts,credit-score,recent-activity","id":"recent-activity","title":"Recent activity"}"#
+            ))
         #expect(json.contains(#""page":"/feed""#))
-        #expect(json.contains(#"{"fragment":"/feed/sections/balances","id":"balances","position":1,"remove":"/feed?sections=alerts,credit-score","title":"Balances"}"#))
+        #expect(
+            json.contains(
+                #"{"fragment":"/feed/sections/balances","id":"balances","position":1,"remove":"/feed?sections=alerts,credit-score","title":"Balances"}"#
+            ))
         #expect(try JSONDecoder().decode(PageDescription.self, from: Data(json.utf8)) == description)
     }
 }

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import Sectional
 
 /// The stacked page: children in order, each in a wrapper carrying its id,
@@ -26,9 +27,10 @@ struct StackPageControllerTests {
         #expect(positions == positions.sorted(), "sections appear top to bottom in plan order")
 
         for id in plan.sectionIDs {
-            let wrapper = try #require(slice(of: html, from: "<section", through: "</section>").flatMap { _ in
-                slice(of: html, from: #"<section class="section" id="section-\#(id)""#, through: "</section>")
-            })
+            let wrapper = try #require(
+                slice(of: html, from: "<section", through: "</section>").flatMap { _ in
+                    slice(of: html, from: #"<section class="section" id="section-\#(id)""#, through: "</section>")
+                })
             #expect(wrapper.contains(#"data-section="\#(id)""#))
             #expect(wrapper.contains(#"<h2 id="\#(id)-title">\#(feedCatalog.title(of: id)!)</h2>"#))
             #expect(wrapper.contains(#"aria-labelledby="\#(id)-title""#))
@@ -64,8 +66,9 @@ struct StackPageControllerTests {
         ]
         for (id, url) in expected {
             let wrapper = slice(of: html, from: #"id="section-\#(id)""#, through: "</section>")
-            #expect(wrapper?.contains(#"<a class="section-remove" href="\#(url)" data-section-action="remove""#) == true,
-                    "remove link of \(id)")
+            #expect(
+                wrapper?.contains(#"<a class="section-remove" href="\#(url)" data-section-action="remove""#) == true,
+                "remove link of \(id)")
         }
         #expect(occurrences(of: #"data-section-action="remove""#, in: html) == 4)
     }
@@ -75,9 +78,15 @@ struct StackPageControllerTests {
         let html = feedPage(plan).render()
         let picker = try #require(slice(of: html, from: "<nav", through: "</nav>"))
 
-        #expect(picker.contains(#"<a href="/feed?sections=balances,credit-score,alerts" data-section-action="add" data-section="alerts">+ Alerts</a>"#))
-        #expect(picker.contains(#"<a href="/feed?sections=balances,credit-score,recent-activity" data-section-action="add" data-section="recent-activity">+ Recent activity</a>"#))
-        #expect(picker.contains(#"<a href="/feed?sections=balances,credit-score,checkup" data-section-action="add" data-section="checkup">+ Financial check-up</a>"#))
+        #expect(
+            picker.contains(#"<a href="/feed?sections=balances,credit-score,alerts" data-section-action="add" data-section="alerts">+ Alerts</a>"#))
+        #expect(
+            picker.contains(
+                #"<a href="/feed?sections=balances,credit-score,recent-activity" data-section-action="add" data-section="recent-activity">+ Recent activity</a>"#
+            ))
+        #expect(
+            picker.contains(
+                #"<a href="/feed?sections=balances,credit-score,checkup" data-section-action="add" data-section="checkup">+ Financial check-up</a>"#))
         let order = ["alerts", "recent-activity", "checkup"].compactMap { picker.firstRange(of: #"data-section="\#($0)""#)?.lowerBound }
         #expect(order.count == 3 && order == order.sorted())
         #expect(!picker.contains(#"data-section="balances""#))
@@ -121,8 +130,9 @@ struct StackPageControllerTests {
     @Test func documentCarriesTitleStylesheetAndCanonicalURL() async throws {
         let plan = try CompositionPlan(catalog: feedCatalog, query: query(("sections", "alerts")))
         let page = feedPage(plan)
-        let document = PageDocument(title: "Feed & more", head: DocumentHead(language: "en", stylesheets: ["/styles.css"]),
-                                    canonicalURL: page.address?.url(for: plan), root: page, page: page)
+        let document = PageDocument(
+            title: "Feed & more", head: DocumentHead(language: "en", stylesheets: ["/styles.css"]),
+            canonicalURL: page.address?.url(for: plan), root: page, page: page)
         var writer = HTMLWriter()
         _ = await document.renderWhole(loading: LoadOptions(), into: &writer)
         let html = String(decoding: writer.bytes, as: UTF8.self)

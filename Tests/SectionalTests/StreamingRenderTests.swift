@@ -1,6 +1,7 @@
 import SectionalTesting
 import Synchronization
 import Testing
+
 @testable import Sectional
 
 /// One render path: a page streamed in page order sends exactly the bytes
@@ -17,10 +18,11 @@ struct StreamingRenderTests {
         page.address = PageAddress(path: "/feed")
         for id in ids {
             if let delay = delays[id] {
-                page.addChild(TextSection(id: id, title: feedCatalog.title(of: id)) {
-                    try await clock.sleep(for: delay)
-                    return "content of \(id)"
-                })
+                page.addChild(
+                    TextSection(id: id, title: feedCatalog.title(of: id)) {
+                        try await clock.sleep(for: delay)
+                        return "content of \(id)"
+                    })
             } else {
                 page.addChild(TextSection(id: id, title: feedCatalog.title(of: id), text: "content of \(id)"))
             }
@@ -80,8 +82,9 @@ struct StreamingRenderTests {
         #expect(credit.lowerBound < balances.lowerBound)
         #expect(template.contains("Loading &lt;Balances&gt;…"))
         #expect(template.hasSuffix("<slot></slot></template>"), "a last slot for cards without one")
-        #expect(sent[0].contains(#"data-section="balances" aria-labelledby="balances-title" slot="balances">"#),
-                "the ready card goes out before the slow one, which is first on the page")
+        #expect(
+            sent[0].contains(#"data-section="balances" aria-labelledby="balances-title" slot="balances">"#),
+            "the ready card goes out before the slow one, which is first on the page")
         #expect(!sent[0].contains("content of credit-score"))
         let all = sent.joined()
         #expect(all.contains(#"slot="credit-score">"#))

@@ -40,18 +40,23 @@ public struct DemoDayStore: DayStore {
 
     public func sleep(on day: Day) async throws -> Night {
         var random = DemoRandom(seed: UInt64(bitPattern: Int64(day.daysSinceEpoch)) &* 5)
-        return Night(bedtimeMinutes: 22 * 60 + random.next(in: -40...95), minutesAsleep: random.next(in: 330...500),
-                     quality: random.next(in: 48...97))
+        return Night(
+            bedtimeMinutes: 22 * 60 + random.next(in: -40...95), minutesAsleep: random.next(in: 330...500),
+            quality: random.next(in: 48...97))
     }
 
     public func workout(on day: Day) async throws -> Workout? {
         var random = DemoRandom(seed: UInt64(bitPattern: Int64(day.daysSinceEpoch)) &* 7)
         switch random.next(in: 0...4) {
         case 0: return nil
-        case 1: return Workout(kind: "Run", minutes: random.next(in: 24...70), kilometres: Double(random.next(in: 40...140)) / 10,
-                               note: "Easy pace along the river & back")
-        case 2: return Workout(kind: "Cycling", minutes: random.next(in: 35...120), kilometres: Double(random.next(in: 120...450)) / 10,
-                               note: "Hill repeats <3 sets>")
+        case 1:
+            return Workout(
+                kind: "Run", minutes: random.next(in: 24...70), kilometres: Double(random.next(in: 40...140)) / 10,
+                note: "Easy pace along the river & back")
+        case 2:
+            return Workout(
+                kind: "Cycling", minutes: random.next(in: 35...120), kilometres: Double(random.next(in: 120...450)) / 10,
+                note: "Hill repeats <3 sets>")
         case 3: return Workout(kind: "Strength", minutes: random.next(in: 30...60), kilometres: nil, note: "Squats, rows and \"farmer's\" carries")
         default: return Workout(kind: "Yoga", minutes: random.next(in: 20...50), kilometres: nil, note: "Mobility flow")
         }

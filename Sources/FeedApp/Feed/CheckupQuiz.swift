@@ -22,23 +22,29 @@ public struct CheckupQuiz: Sendable {
     public var questions: [Question]
 
     public static let standard = CheckupQuiz(questions: [
-        Question(id: "emergency-fund", text: "How many months of expenses could your savings cover?", choices: [
-            Choice(id: "none", label: "Less than one", points: 0),
-            Choice(id: "1-2", label: "One or two", points: 1),
-            Choice(id: "3-5", label: "Three to five", points: 2),
-            Choice(id: "6-plus", label: "Six or more", points: 3),
-        ], tip: "Build an emergency fund of three to six months of expenses."),
-        Question(id: "retirement", text: "Do you save for retirement?", choices: [
-            Choice(id: "no", label: "Not yet", points: 0),
-            Choice(id: "sometimes", label: "Now and then", points: 1),
-            Choice(id: "match", label: "Yes, up to my employer's match", points: 2),
-            Choice(id: "max", label: "Yes, as much as I am allowed", points: 3),
-        ], tip: "Contribute at least enough to get your employer's full match."),
-        Question(id: "card-balance", text: "How do you handle credit card balances?", choices: [
-            Choice(id: "carry", label: "I carry a balance most months", points: 0),
-            Choice(id: "sometimes", label: "I sometimes carry a balance", points: 1),
-            Choice(id: "full", label: "I pay in full every month", points: 3),
-        ], tip: "Paying cards in full avoids interest, often above 20% a year."),
+        Question(
+            id: "emergency-fund", text: "How many months of expenses could your savings cover?",
+            choices: [
+                Choice(id: "none", label: "Less than one", points: 0),
+                Choice(id: "1-2", label: "One or two", points: 1),
+                Choice(id: "3-5", label: "Three to five", points: 2),
+                Choice(id: "6-plus", label: "Six or more", points: 3),
+            ], tip: "Build an emergency fund of three to six months of expenses."),
+        Question(
+            id: "retirement", text: "Do you save for retirement?",
+            choices: [
+                Choice(id: "no", label: "Not yet", points: 0),
+                Choice(id: "sometimes", label: "Now and then", points: 1),
+                Choice(id: "match", label: "Yes, up to my employer's match", points: 2),
+                Choice(id: "max", label: "Yes, as much as I am allowed", points: 3),
+            ], tip: "Contribute at least enough to get your employer's full match."),
+        Question(
+            id: "card-balance", text: "How do you handle credit card balances?",
+            choices: [
+                Choice(id: "carry", label: "I carry a balance most months", points: 0),
+                Choice(id: "sometimes", label: "I sometimes carry a balance", points: 1),
+                Choice(id: "full", label: "I pay in full every month", points: 3),
+            ], tip: "Paying cards in full avoids interest, often above 20% a year."),
     ])
 
     /// The answers in a query, by question id.

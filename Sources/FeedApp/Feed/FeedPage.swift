@@ -24,8 +24,9 @@ struct FeedPage: ComposedPage {
                 .section(CreditScoreSection.self) { _ in CreditScoreSection(store: store) },
                 .section(RecentActivitySection.self) { _ in RecentActivitySection(store: store) },
                 .section(CheckupSection.self) { setup in
-                    CheckupSection(quiz: quiz, answers: setup.context.checkupAnswers, formAction: setup.address.path,
-                                   hiddenItems: setup.plan.queryItems)
+                    CheckupSection(
+                        quiz: quiz, answers: setup.context.checkupAnswers, formAction: setup.address.path,
+                        hiddenItems: setup.plan.queryItems)
                 },
             ],
             defaults: [BalancesSection.self, AlertsSection.self, CreditScoreSection.self]

@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #else
-import Darwin
+    import Darwin
 #endif
 
 /// A calendar date without time or zone, e.g. 2026-11-03.
@@ -23,10 +23,10 @@ public struct Day: Sendable, Hashable, Comparable, CustomStringConvertible {
     public init?(iso text: String) {
         let parts = text.split(separator: "-", omittingEmptySubsequences: false)
         guard text.utf8.count == 10, parts.count == 3,
-              parts[0].count == 4, parts[1].count == 2, parts[2].count == 2,
-              parts.allSatisfy({ $0.utf8.allSatisfy { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) } }),
-              let year = Int(parts[0]), let month = Int(parts[1]), let day = Int(parts[2]),
-              Self.isValid(year, month, day)
+            parts[0].count == 4, parts[1].count == 2, parts[2].count == 2,
+            parts.allSatisfy({ $0.utf8.allSatisfy { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) } }),
+            let year = Int(parts[0]), let month = Int(parts[1]), let day = Int(parts[2]),
+            Self.isValid(year, month, day)
         else { return nil }
         self.init(year, month, day)
     }
@@ -44,7 +44,8 @@ public struct Day: Sendable, Hashable, Comparable, CustomStringConvertible {
 
     public var description: String {
         let y = String(year.magnitude), m = String(month), d = String(day)
-        return (year < 0 ? "-" : "") + String(repeating: "0", count: max(0, 4 - y.count)) + y + "-" + (month < 10 ? "0" + m : m) + "-" + (day < 10 ? "0" + d : d)
+        return (year < 0 ? "-" : "") + String(repeating: "0", count: max(0, 4 - y.count)) + y + "-" + (month < 10 ? "0" + m : m) + "-"
+            + (day < 10 ? "0" + d : d)
     }
 
     public static func < (lhs: Day, rhs: Day) -> Bool { lhs.daysSinceEpoch < rhs.daysSinceEpoch }

@@ -37,9 +37,10 @@ public struct PageDescription: Codable, Sendable, Equatable {
     public init(plan: CompositionPlan, address: PageAddress, report: LoadReport? = nil) {
         page = address.url(for: plan)
         sections = plan.sectionIDs.enumerated().map { index, id in
-            Section(id: id, title: plan.catalog.title(of: id) ?? id.rawValue, position: index + 1,
-                    fragment: address.fragmentURL(of: id, in: plan), remove: address.url(for: plan.removing(id)),
-                    status: report.map { $0.outcome(of: id)?.status.name ?? "ok" })
+            Section(
+                id: id, title: plan.catalog.title(of: id) ?? id.rawValue, position: index + 1,
+                fragment: address.fragmentURL(of: id, in: plan), remove: address.url(for: plan.removing(id)),
+                status: report.map { $0.outcome(of: id)?.status.name ?? "ok" })
         }
         available = plan.absentIDs.map { id in
             Available(id: id, title: plan.catalog.title(of: id) ?? id.rawValue, add: address.url(for: plan.adding(id)))

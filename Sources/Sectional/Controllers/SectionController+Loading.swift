@@ -129,9 +129,10 @@ extension SectionController {
 }
 
 /// Wraps a section's load operation, given the section's id.
-public typealias LoadInterceptor = @Sendable (
-    _ id: SectionID, _ operation: @escaping @Sendable () async throws -> any Sendable
-) -> @Sendable () async throws -> any Sendable
+public typealias LoadInterceptor =
+    @Sendable (
+        _ id: SectionID, _ operation: @escaping @Sendable () async throws -> any Sendable
+    ) -> @Sendable () async throws -> any Sendable
 
 /// Counts loads that have finished, from whichever thread finished them.
 private final class FinishedCount: Sendable {

@@ -107,8 +107,10 @@ open class StackPageController: SectionController {
             header(.class("section-header")) {
                 h2(.id(headingID)) { child.title }
                 if let plan, let address {
-                    a(.class("section-remove"), .href(address.url(for: plan.removing(child.id))),
-                      .data("section-action", "remove"), .aria("label", "Remove \(child.title)")) { "Remove" }
+                    a(
+                        .class("section-remove"), .href(address.url(for: plan.removing(child.id))),
+                        .data("section-action", "remove"), .aria("label", "Remove \(child.title)")
+                    ) { "Remove" }
                 }
             }
             div(.class("section-body")) {

@@ -1,3 +1,5 @@
+// swift-format-ignore-file
+// (One element name per line, on purpose: wrapped, the list would be four times as long.)
 // The element names, one type each, and the aliases pages are written with:
 // `div(.class("card")) { … }` is `HTMLElement<Tag.div, …>`.
 

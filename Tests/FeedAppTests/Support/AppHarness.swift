@@ -2,6 +2,7 @@ import Foundation
 import HTTPServer
 import Sectional
 import SectionalTesting
+
 @testable import FeedApp
 
 /// The application exactly as production builds it, called in process
@@ -19,8 +20,9 @@ struct AppHarness {
         feedStore: any FeedStore = DemoFeedStore(), dayStore: any DayStore = DemoDayStore(), settings: AppSettings = .patient,
         clock: any Clock<Duration> = ContinuousClock()
     ) throws {
-        router = try buildRouter(publicDirectory: Self.publicDirectory, feedStore: feedStore, dayStore: dayStore,
-                                 settings: settings, clock: clock, logger: log.logger)
+        router = try buildRouter(
+            publicDirectory: Self.publicDirectory, feedStore: feedStore, dayStore: dayStore,
+            settings: settings, clock: clock, logger: log.logger)
         client = InProcessClient(router)
     }
 

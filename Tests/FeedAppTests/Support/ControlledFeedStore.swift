@@ -1,4 +1,5 @@
 import Synchronization
+
 @testable import FeedApp
 
 /// A feed store whose loads a test controls: each can be delayed, or held

@@ -37,11 +37,12 @@ final class CallbackLog {
 
     func record(_ callback: String, of child: SectionController, toParent target: SectionController?) {
         let tree = watched.map { "\($0.id)[\($0.children.map(\.id.rawValue).joined(separator: ","))]" }
-        entries.append(Entry(
-            "\(child.id).\(callback)(\(target?.id.rawValue ?? "nil"))",
-            parent: child.parent?.id.rawValue,
-            tree: tree.joined(separator: " ")
-        ))
+        entries.append(
+            Entry(
+                "\(child.id).\(callback)(\(target?.id.rawValue ?? "nil"))",
+                parent: child.parent?.id.rawValue,
+                tree: tree.joined(separator: " ")
+            ))
     }
 
     func clear() { entries.removeAll() }

@@ -1,4 +1,5 @@
 import Synchronization
+
 @testable import Sectional
 
 /// A section whose load runs `operation` and renders the text it returned.
@@ -115,7 +116,8 @@ func query(_ pairs: (String, String)...) -> [(name: String, value: String)] {
 /// including the next `end`; `nil` when either is missing.
 func slice(of html: String, from start: String, through end: String) -> Substring? {
     guard let begin = html.firstRange(of: start),
-          let finish = html[begin.upperBound...].firstRange(of: end) else { return nil }
+        let finish = html[begin.upperBound...].firstRange(of: end)
+    else { return nil }
     return html[begin.lowerBound..<finish.upperBound]
 }
 

@@ -52,11 +52,14 @@ struct HistoryChart: HTML {
         let summary = "Score history over 12 months, from \(values[0]) to \(values[values.count - 1])"
         div(.class("credit-chart")) {
             svg(.class("chart"), HTMLAttribute("viewBox", "0 0 \(width) \(height)"), .role("img"), .aria("label", summary)) {
-                polyline(HTMLAttribute("points", points), HTMLAttribute("fill", "none"),
-                         HTMLAttribute("stroke", "currentColor"), HTMLAttribute("stroke-width", "2.5"),
-                         HTMLAttribute("stroke-linejoin", "round"), HTMLAttribute("stroke-linecap", "round"))
+                polyline(
+                    HTMLAttribute("points", points), HTMLAttribute("fill", "none"),
+                    HTMLAttribute("stroke", "currentColor"), HTMLAttribute("stroke-width", "2.5"),
+                    HTMLAttribute("stroke-linejoin", "round"), HTMLAttribute("stroke-linecap", "round"))
             }
-            div(.class("chart-axis")) { span { "12 months ago" }; span { "Now" } }
+            div(.class("chart-axis")) {
+                span { "12 months ago" }; span { "Now" }
+            }
         }.render(into: &html)
     }
 }

@@ -21,7 +21,9 @@ final class RecentActivitySection: SectionController, CatalogSection {
             tbody {
                 for transaction in transactions {
                     tr {
-                        td(.class("date")) { time(.datetime(transaction.date.description)) { "\(transaction.date.monthName.prefix(3)) \(transaction.date.day)" } }
+                        td(.class("date")) {
+                            time(.datetime(transaction.date.description)) { "\(transaction.date.monthName.prefix(3)) \(transaction.date.day)" }
+                        }
                         td { transaction.merchant }
                         td(.class(transaction.amount.isNegative ? "amount" : "amount positive")) { transaction.amount.formatted }
                     }

@@ -1,0 +1,14 @@
+# Formatting: the toolchain's swift-format with the repository's .swift-format.
+
+LINT_PATHS = Package.swift Sources Tests Fuzz Sanitizers \
+	Examples/ReferencePage/Package.swift Examples/ReferencePage/Sources Examples/ReferencePage/Tests
+
+.PHONY: lint format
+
+## lint: fail on any swift-format finding (CI runs it)
+lint:
+	$(SWIFT) format lint --strict --recursive $(LINT_PATHS)
+
+## format: rewrite the sources in the repository's format
+format:
+	$(SWIFT) format format --in-place --recursive $(LINT_PATHS)

@@ -22,7 +22,7 @@
 #  6. Prints a summary table; exits 1 when anything did not hold.
 #
 # Environment: SOAK_REQUESTS (1,000,000), SOAK_CONNECTIONS (32), SOAK_THREADS
-# (wrk threads, 2), LEAK_REQUESTS (3,000), STORM_REQUESTS (20,000 per storm),
+# (wrk threads, 2), LEAK_REQUESTS (3,000), STORM_REQUESTS (10,000 per storm),
 # RSS_LIMIT_KB (2048), RELEASE_BUILD,
 # HOSTILE_SCRATCH (a --scratch-path for the release build).
 set -euo pipefail
@@ -34,7 +34,7 @@ readonly CONNECTIONS=${SOAK_CONNECTIONS:-32}
 readonly THREADS=${SOAK_THREADS:-2}
 readonly LEAK_REQUESTS=${LEAK_REQUESTS:-3000}
 readonly RSS_LIMIT_KB=${RSS_LIMIT_KB:-2048}
-readonly STORM_REQUESTS=${STORM_REQUESTS:-20000}
+readonly STORM_REQUESTS=${STORM_REQUESTS:-10000}
 readonly RELEASE_BUILD=${RELEASE_BUILD:-swift build -c release --static-swift-stdlib}
 readonly OUT=.build/soak
 say() { printf 'soak: [%3ds] %s\n' "$SECONDS" "$*" >&2; }

@@ -7,14 +7,14 @@
 #     with extension blocks: without them DocC drops what a module adds to
 #     another module's types (`router.addPage(_:in:)`, `Response.json`,
 #     `ServerConfiguration.forTests()`).
-#  2. For each of the three modules M: `docc convert Sources/M/M.docc` with a
+#  2. For each of every module M: `docc convert Sources/M/M.docc` with a
 #     folder holding only M's graphs (M.symbols.json, and M@*.symbols.json
 #     for its extensions of other modules) into .build/docs/M.doccarchive,
 #     for static hosting, every warning an error.
 #  3. `docc merge` combines the three archives into one site in
-#     .build/docs/site, with a landing page that lists the three modules
+#     .build/docs/site, with a landing page that lists every module
 #     (/documentation/) and an index.html at the root that leads there.
-#  4. scripts/doc-coverage.py: every public symbol of the three modules has
+#  4. scripts/doc-coverage.py: every public symbol of every module has
 #     a summary line.
 #  5. Prints where the site is and how to look at it.
 #
@@ -113,7 +113,7 @@ if [[ -z $base ]]; then
     echo
     echo "    python3 -m http.server -d $SITE $PORT"
     echo
-    echo "then open http://localhost:$PORT/documentation/ (the three modules) or http://localhost:$PORT/documentation/sectional"
+    echo "then open http://localhost:$PORT/documentation/ (every module) or http://localhost:$PORT/documentation/sectional"
 else
     echo "It is built to be served under $base/: publish the contents of $SITE there, then open $base/documentation/"
 fi

@@ -67,6 +67,9 @@ private let entities: [([UInt8], UInt8)] = [
 /// page that carries it as title, as element text and as attribute values.
 private final class DocumentDump: Sendable {
     let descriptor: Int32
+    /// A head like the feed's: two metas, the title, an icon link.
+    static let head = DocumentHead(
+        language: "en", viewport: "width=device-width, initial-scale=1", icon: .init(href: "/favicon.svg", type: "image/svg+xml"))
 
     init?(path: String) {
         descriptor = open(path, O_WRONLY | O_CREAT | O_APPEND, 0o644)
@@ -75,7 +78,7 @@ private final class DocumentDump: Sendable {
 
     func append(_ text: String) {
         var html = HTMLWriter()
-        HTMLDocument(title: text) {
+        HTMLDocument(title: text, head: Self.head) {
             main {
                 p(.id("text")) { text }
                 a(.id("attribute"), .title(text), .href("#")) { "x" }

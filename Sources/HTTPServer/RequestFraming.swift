@@ -95,7 +95,7 @@ enum RequestFraming {
             } else if RequestFraming.equalsIgnoringCase(field, "host") {
                 hosts += 1
                 // A host and port only: no spaces, paths, user information or fragments.
-                if valueBytes.contains(where: { [0x20, 0x09, 0x2F, 0x3F, 0x23, 0x40, 0x5C].contains($0) }) { hostIsMalformed = true }
+                if valueBytes.contains(where: RequestFraming.isNotInHost) { hostIsMalformed = true }
             } else if RequestFraming.equalsIgnoringCase(field, "expect") {
                 expectation = String(decoding: Array(valueBytes).trimmingSpaces, as: UTF8.self).lowercased()
             } else if RequestFraming.startsIgnoringCase(field, "content-length") || RequestFraming.startsIgnoringCase(field, "transfer-encoding") {
@@ -124,6 +124,14 @@ enum RequestFraming {
             return .NO
         }
         return .YES
+    }
+
+    /// A space, tab, `/`, `?`, `#`, `@` or `\\`: what a host and port never hold.
+    static func isNotInHost(_ byte: UInt8) -> Bool {
+        switch byte {
+        case 0x20, 0x09, UInt8(ascii: "/"), UInt8(ascii: "?"), UInt8(ascii: "#"), UInt8(ascii: "@"), UInt8(ascii: "\\"): true
+        default: false
+        }
     }
 
     /// `tchar` of RFC 9110 §5.6.2: letters, digits and ``!#$%&'*+-.^_`|~``.

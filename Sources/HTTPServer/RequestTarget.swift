@@ -11,6 +11,8 @@ enum RequestTarget {
     /// The origin-form target, or the reason the raw target is refused.
     static func originForm(of raw: String) -> Result<String, HTTPError> {
         var utf8 = raw.utf8[...]
+        // The usual target: origin form, nothing to change.
+        if utf8.first == UInt8(ascii: "/") && !utf8.contains(where: { $0 <= 0x20 || $0 == 0x7F }) { return .success(raw) }
         if utf8.contains(where: { $0 <= 0x20 || $0 == 0x7F }) {
             return .failure(HTTPError(.badRequest, "The request target holds a space or a control character."))
         }
@@ -32,7 +34,7 @@ enum RequestTarget {
         for scheme in ["http://", "https://"] {
             let count = scheme.utf8.count
             guard target.count > count else { continue }
-            let prefix = target.prefix(count).map { $0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0 }
+            let prefix = target.prefix(count).lazy.map { $0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0 }
             if prefix.elementsEqual(scheme.utf8) { return target.dropFirst(count) }
         }
         return nil

@@ -18,10 +18,20 @@ public struct Router: Responder {
 
     /// A path's handlers by method; a GET handler answers HEAD too.
     struct Route: Sendable {
-        var actions: [HTTPMethod: Action] = [:]
+        var actions: [HTTPMethod: Action] = [:] {
+            didSet { get = actions[.get] }
+        }
+        /// The GET handler, looked up without hashing: nearly every request is a GET.
+        private var get: Action?
+
+        init(actions: [HTTPMethod: Action] = [:]) {
+            self.actions = actions
+            get = actions[.get]
+        }
 
         func action(for method: HTTPMethod) -> Action? {
-            actions[method] ?? (method == .head ? actions[.get] : nil)
+            if method == .get { return get }
+            return actions[method] ?? (method == .head ? get : nil)
         }
 
         /// Every method answered, HEAD with GET, for `Allow`.

@@ -72,6 +72,10 @@ final class StreamContext: ResponseBodySink, @unchecked Sendable {
     func takeWholeBody() -> [UInt8]? {
         state.withLock { state in
             guard state.finished, !state.released else { return nil }
+            if state.chunks.count == 1 {
+                state.sent = UInt64(state.chunks[0].count)
+                return state.chunks.removeFirst()
+            }
             var body: [UInt8] = []
             body.reserveCapacity(state.chunks.reduce(0) { $0 + $1.count })
             for chunk in state.chunks { body += chunk }

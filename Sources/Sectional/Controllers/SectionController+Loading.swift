@@ -16,7 +16,8 @@ extension SectionController {
     /// - Parameters:
     ///   - options: the default deadline, the clock it runs on, and a wrapper for each load.
     ///   - onProgress: called in this task once the loads have started and
-    ///     after each one ends, so a caller can send what is ready.
+    ///     after each one ends, so a caller can send what is ready; when every
+    ///     load finished without waiting, once, after all of them.
     @discardableResult
     public func loadTree(_ options: LoadOptions = LoadOptions(), onProgress: () -> Void = {}) async -> LoadReport {
         var report = LoadReport()
@@ -47,8 +48,10 @@ extension SectionController {
     ) async -> [LoadReport.Outcome] {
         var pending: [(controller: SectionController, load: SectionLoad)] = []
         collectPendingLoads(into: &pending)
-        onProgress()
-        guard !pending.isEmpty else { return [] }
+        guard !pending.isEmpty else {
+            onProgress()
+            return []
+        }
 
         let deadlines = pending.map { $0.controller.loadTimeout ?? options.timeout }
         let operations = pending.map { entry in options.intercept?(entry.controller.id, entry.load.operation) ?? entry.load.operation }
@@ -69,8 +72,12 @@ extension SectionController {
                     }
                 }
             }
+            // When every load finished at once, progress is reported once, after
+            // all are delivered: a page renders whole instead of card by card.
+            let someWait = finishedAtOnce.value < operations.count
             // Deadlines matter only for loads still running: one timer per distinct deadline.
-            if finishedAtOnce.value < operations.count {
+            if someWait {
+                onProgress()
                 for deadline in Set(deadlines) {
                     group.addTask {
                         try? await clock.sleep(until: start.advanced(by: deadline), tolerance: nil)
@@ -102,10 +109,11 @@ extension SectionController {
                         remaining -= 1
                     }
                 }
-                onProgress()
+                if someWait { onProgress() }
             }
             // Loads past their deadline, and timers not yet due, stop here.
             group.cancelAll()
+            if !someWait { onProgress() }
         }
         return outcomes.compactMap { $0 }
     }

@@ -121,11 +121,13 @@ open class StackPageController: SectionController {
 
     /// Links that add each section the page does not show.
     private func renderPicker(into html: inout HTMLWriter) {
-        guard let plan, let address, !plan.absentIDs.isEmpty else { return }
+        guard let plan, let address else { return }
+        let absent = plan.absentIDs
+        guard !absent.isEmpty else { return }
         nav(.class("section-picker"), .aria("label", "Add sections")) {
             h2 { "Add a section" }
             ul {
-                for id in plan.absentIDs {
+                for id in absent {
                     li {
                         a(.href(address.url(for: plan.adding(id))), .data("section-action", "add"), .data("section", id.rawValue)) {
                             "+ \(plan.catalog.title(of: id) ?? id.rawValue)"

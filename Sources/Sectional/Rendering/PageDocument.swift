@@ -89,6 +89,11 @@ private struct GapFiller: ~Copyable {
     /// The bytes that can go out now: filled gaps and what lies between them.
     mutating func takeReady(_ page: StackPageController) -> [UInt8] {
         guard hasNewBytes else { return [] }
+        // Everything was ready at the first render: the document goes out as it is.
+        if gaps.isEmpty && sent == 0 {
+            sent = document.count
+            return document.bytes
+        }
         var ready = HTMLWriter()
         if outOfOrder {
             append(upTo: shellEnd, to: &ready)

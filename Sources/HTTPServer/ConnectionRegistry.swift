@@ -30,14 +30,17 @@ final class ConnectionRegistry: Sendable {
     private let entries = Mutex<[Int32: Entry]>([:])
     private let headTimeout: UInt64
     private let softLimit: Int
-    /// How long a connection may wait for its head before it may be shed for a newcomer.
-    private let shedAge: UInt64 = 1_000_000_000
+    /// How long a connection must have waited for its head before it may be
+    /// shed for a newcomer: a second, or a tenth of the head deadline when
+    /// that is shorter, so a client that just connected is not pushed out.
+    private let shedAge: UInt64
     /// Closes connections whose head is overdue, four times a second, while the server runs.
     private let sweeper = Mutex<(any DispatchSourceTimer)?>(nil)
 
     init(headTimeout: Duration, softLimit: Int) {
         let (seconds, attoseconds) = headTimeout.components
         self.headTimeout = UInt64(seconds) * 1_000_000_000 + UInt64(attoseconds / 1_000_000_000)
+        shedAge = min(1_000_000_000, self.headTimeout / 10)
         self.softLimit = softLimit
     }
 

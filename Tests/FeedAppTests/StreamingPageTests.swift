@@ -79,8 +79,15 @@ struct SlowSectionTests {
     @Test("A hanging section is cut at its deadline; its siblings are intact; the page says it degraded")
     func hangingSectionIsCut() async throws {
         let settings = AppSettings(sectionTimeout: .milliseconds(500), simulatedFaults: ["credit-score": .hang])
-        let app = try AppHarness(settings: settings)
-        let response = try await app.get("/feed?stream=0")
+        let clock = TestClock()
+        let app = try AppHarness(settings: settings, clock: clock)
+        /// Each page waits for its deadline on the test clock: move it there.
+        func get(_ target: String) async throws -> TestResponse {
+            async let response = app.get(target)
+            await clock.advance(by: .milliseconds(500), whenSleepersReach: 1)
+            return try await response
+        }
+        let response = try await get("/feed?stream=0")
         #expect(response.status == .ok)
         #expect(response.headers["Sectional-Degraded"] == "credit-score")
         #expect(response.bodyText.contains("Credit score could not be loaded right now."))
@@ -89,10 +96,10 @@ struct SlowSectionTests {
         #expect(response.bodyText.contains("Payment due tomorrow"))
         #expect(app.logLines.contains { $0.contains("credit-score timed out") })
 
-        let streamed = try await app.get("/feed")
+        let streamed = try await get("/feed")
         #expect(streamed.bodyText == response.bodyText)
 
-        let json = try JSONDecoder().decode(DescriptionWithStatus.self, from: Data(try await app.get("/api/feed/sections").bodyBytes))
+        let json = try JSONDecoder().decode(DescriptionWithStatus.self, from: Data(try await get("/api/feed/sections").bodyBytes))
         #expect(json.sections.map(\.status) == ["ok", "ok", "timed-out"])
     }
 

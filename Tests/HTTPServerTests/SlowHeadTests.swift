@@ -10,7 +10,7 @@ import Testing
     @Test("A head trickled a byte at a time is cut at the head deadline, though the idle timeout never fires")
     func trickledHeadIsCut() async throws {
         var configuration = ServerConfiguration.forTests()
-        configuration.requestHeadTimeout = .milliseconds(600)
+        configuration.requestHeadTimeout = .milliseconds(300)
         try await withLiveServer(LiveRoutes.router(), configuration: configuration) { server in
             let closedAfter = try await onOwnThread { [port = server.port] () -> Duration? in
                 let client = try RawHTTPClient(port: port, timeout: .seconds(5))
@@ -18,19 +18,19 @@ import Testing
                 for byte in "GET /hello HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ".map(String.init) {
                     guard (try? client.send(byte)) != nil else { return ContinuousClock.now - start }
                     if ContinuousClock.now - start > .seconds(4) { return nil }
-                    Thread.sleep(forTimeInterval: 0.05)
+                    Thread.sleep(forTimeInterval: 0.02)
                 }
                 return client.isClosedByServer() ? ContinuousClock.now - start : nil
             }
             let after = try #require(closedAfter, "the trickling client was never closed")
-            #expect(after >= .milliseconds(500) && after < .seconds(3), "closed after \(after)")
+            #expect(after >= .milliseconds(250) && after < .seconds(3), "closed after \(after)")
         }
     }
 
     @Test("A kept-alive connection waits for its next head no longer than the deadline either")
     func idleKeepAliveIsClosedAtTheDeadline() async throws {
         var configuration = ServerConfiguration.forTests()
-        configuration.requestHeadTimeout = .milliseconds(400)
+        configuration.requestHeadTimeout = .milliseconds(200)
         try await withLiveServer(LiveRoutes.router(), configuration: configuration) { server in
             let closed = try await onOwnThread { [port = server.port] () -> Bool in
                 let client = try RawHTTPClient(port: port, timeout: .seconds(5))
@@ -46,13 +46,14 @@ import Testing
         var configuration = ServerConfiguration.forTests()
         configuration.connectionLimit = 8
         configuration.perClientConnectionLimit = 64
-        configuration.requestHeadTimeout = .seconds(30)
+        // Heads may be shed once they have waited a tenth of this: 0.3 s.
+        configuration.requestHeadTimeout = .seconds(3)
         try await withLiveServer(LiveRoutes.router(), configuration: configuration) { server in
             let port = server.port
             let outcome = try await onOwnThread { () -> (status: Int, shed: Int) in
-                let holders = try (0..<12).map { _ in try RawHTTPClient(port: port, timeout: .milliseconds(300)) }
+                let holders = try (0..<12).map { _ in try RawHTTPClient(port: port, timeout: .milliseconds(100)) }
                 for holder in holders { try? holder.send("GET /hello HTTP/1.1\r\nHost: loc") }
-                Thread.sleep(forTimeInterval: 1.2)  // older than a newcomer may push out
+                Thread.sleep(forTimeInterval: 0.4)  // older than a newcomer may push out
                 let status = try RawHTTPClient(port: port, timeout: .seconds(5)).request("/hello").status
                 let shed = holders.filter { $0.isClosedByServer() }.count
                 return (status, shed)

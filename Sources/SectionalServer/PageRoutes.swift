@@ -30,8 +30,8 @@ struct PageRoutes<Page: ComposedPage>: Sendable {
         let context = try page.context(from: request)
         switch try delivery(for: request) {
         case .whole: return await wholePage(plan: plan, context: context)
-        case .inOrder: return streamedPage(plan: plan, context: context, outOfOrder: false)
-        case .outOfOrder: return streamedPage(plan: plan, context: context, outOfOrder: true)
+        case .inOrder: return streamedPage(plan: plan, context: context, order: .pageOrder)
+        case .outOfOrder: return streamedPage(plan: plan, context: context, order: .asFinished)
         }
     }
 
@@ -72,13 +72,13 @@ struct PageRoutes<Page: ComposedPage>: Sendable {
     }
 
     /// What needs no section at once, then each card as it is ready.
-    private func streamedPage(plan: CompositionPlan, context: Page.Context, outOfOrder: Bool) -> Response {
+    private func streamedPage(plan: CompositionPlan, context: Page.Context, order: CardOrder) -> Response {
         Response(
             headers: site.htmlHeaders,
             body: .stream(
                 ResponseStream { [self] writer in
                     let document = makeDocument(plan: plan, context: context)
-                    let report = await document.stream(outOfOrder: outOfOrder, loading: site.settings.loadOptions) { writer.write($0) }
+                    let report = await document.stream(order, loading: site.settings.loadOptions) { writer.write($0) }
                     log(report)
                 }))
     }

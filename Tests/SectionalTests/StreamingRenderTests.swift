@@ -37,9 +37,9 @@ struct StreamingRenderTests {
     }
 
     /// Every chunk sent, in order.
-    private func chunks(_ document: PageDocument, outOfOrder: Bool = false, clock: TestClock = TestClock()) async -> [String] {
+    private func chunks(_ document: PageDocument, _ order: CardOrder = .pageOrder, clock: TestClock = TestClock()) async -> [String] {
         let sent = Mutex<[String]>([])
-        _ = await document.stream(outOfOrder: outOfOrder, loading: LoadOptions(timeout: .seconds(30), clock: clock)) { bytes in
+        _ = await document.stream(order, loading: LoadOptions(timeout: .seconds(30), clock: clock)) { bytes in
             sent.withLock { $0.append(String(decoding: bytes, as: UTF8.self)) }
         }
         return sent.withLock { $0 }
@@ -71,7 +71,7 @@ struct StreamingRenderTests {
         let ids: [SectionID] = ["credit-score", "balances"]
         let document = document(ids, delays: ["credit-score": .seconds(1)], clock: clock)
         document.page.descendant(withID: "balances")?.title = "<Balances>"
-        async let streamed = chunks(document, outOfOrder: true, clock: clock)
+        async let streamed = chunks(document, .asFinished, clock: clock)
         await clock.advance(by: .seconds(1), whenSleepersReach: 1)
         let sent = await streamed
 

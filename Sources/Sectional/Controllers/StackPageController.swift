@@ -60,6 +60,12 @@ open class StackPageController: SectionController {
         renderPicker(into: &html)
     }
 
+    /// Times each card of the renders that follow, from none so far.
+    func startTimingCards() {
+        cardRenderTimes = []
+        timesCards = true
+    }
+
     /// The gaps the last render left, and where its cards ended.
     func takeGaps() -> (gaps: [CardGap], cardsEnd: Int) {
         defer { gaps = [] }

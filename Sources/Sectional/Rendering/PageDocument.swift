@@ -31,7 +31,7 @@ public struct PageDocument {
     /// Loads every section, then renders the whole document, timing each card.
     public func renderWhole(loading options: LoadOptions, into html: inout HTMLWriter) async -> LoadReport {
         let report = await root.loadTree(options)
-        page.timesCards = true
+        page.startTimingCards()
         render(into: &html)
         page.timesCards = false
         return report
@@ -39,11 +39,11 @@ public struct PageDocument {
 
     /// Sends the document as it becomes ready: at once everything that needs
     /// no section, then each card in page order as soon as it and the cards
-    /// above it are ready; or, with `outOfOrder`, each card as it finishes,
+    /// above it are ready; or, with `.asFinished`, each card as it finishes,
     /// into slots that keep page order on screen.
-    public func stream(outOfOrder: Bool, loading options: LoadOptions, send: ([UInt8]) -> Void) async -> LoadReport {
-        if outOfOrder { page.layout = .slots(stylesheets: head.stylesheets) }
-        var stream = GapFiller(outOfOrder: outOfOrder)
+    public func stream(_ order: CardOrder = .pageOrder, loading options: LoadOptions, send: ([UInt8]) -> Void) async -> LoadReport {
+        if order == .asFinished { page.layout = .slots(stylesheets: head.stylesheets) }
+        var stream = GapFiller(outOfOrder: order == .asFinished)
         let report = await root.loadTree(options) {
             if !stream.hasRendered {
                 page.leavesGapsForUnfinishedCards = true
@@ -65,6 +65,14 @@ public struct PageDocument {
             HTMLRenderer { html in root.renderContent(into: &html) }
         }.render(into: &html)
     }
+}
+
+/// The order a streamed page sends its cards in.
+public enum CardOrder: Sendable, Equatable {
+    /// Each card once it and every card above it are ready: the bytes are those of the whole page.
+    case pageOrder
+    /// Each card as soon as its own section finishes, into a slot that keeps page order on screen.
+    case asFinished
 }
 
 /// The rendered document with its gaps, and how much of it has been sent.

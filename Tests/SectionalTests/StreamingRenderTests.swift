@@ -98,4 +98,34 @@ struct StreamingRenderTests {
         let html = card.withBytes { String(decoding: $0, as: UTF8.self) }
         #expect(html.hasPrefix(#"<section class="section" id="section-alerts" data-section="alerts" aria-labelledby="alerts-title">"#))
     }
+
+    @Test func cardsThatThePagesOwnLoadAddsAreStreamedToo() async {
+        /// A page that learns its sections from its own load, as a page built from data would.
+        final class DataDrivenPage: StackPageController {
+            let clock: TestClock?
+            init(waitingOn clock: TestClock?) {
+                self.clock = clock
+                super.init(id: "feed", title: "Feed")
+            }
+            override func makeLoad() -> SectionLoad? {
+                SectionLoad({ [clock] in
+                    try await clock?.sleep(for: .milliseconds(10))
+                    return ["alerts", "balances"] as [SectionID]
+                }) { ids in
+                    for id in ids { self.addChild(TextSection(id: id, text: "content of \(id)")) }
+                }
+            }
+        }
+        let clock = TestClock()
+        let page = DataDrivenPage(waitingOn: clock)
+        let document = PageDocument(title: "Feed", head: Self.head, root: page, page: page)
+        async let streamed = chunks(document, clock: clock)
+        await clock.advance(by: .milliseconds(10), whenSleepersReach: 2)
+        let sent = await streamed.joined()
+
+        let immediate = DataDrivenPage(waitingOn: nil)
+        let whole = await self.whole(PageDocument(title: "Feed", head: Self.head, root: immediate, page: immediate))
+        #expect(sent.contains("content of alerts") && sent.contains("content of balances"))
+        #expect(sent == whole)
+    }
 }

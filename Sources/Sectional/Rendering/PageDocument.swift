@@ -44,20 +44,37 @@ public struct PageDocument {
     public func stream(_ order: CardOrder = .pageOrder, loading options: LoadOptions, send: ([UInt8]) -> Void) async -> LoadReport {
         if order == .asFinished { page.layout = .slots(stylesheets: head.stylesheets) }
         var stream = GapFiller(outOfOrder: order == .asFinished)
+        func renderOnce() {
+            guard !stream.hasRendered else { return }
+            page.leavesGapsForUnfinishedCards = true
+            render(into: &stream.document)
+            page.leavesGapsForUnfinishedCards = false
+            let (gaps, cardsEnd) = page.takeGaps()
+            stream.begin(gaps: gaps, cardsEnd: cardsEnd)
+        }
         let report = await root.loadTree(options) {
-            if !stream.hasRendered {
-                page.leavesGapsForUnfinishedCards = true
-                render(into: &stream.document)
-                page.leavesGapsForUnfinishedCards = false
-                let (gaps, cardsEnd) = page.takeGaps()
-                stream.begin(gaps: gaps, cardsEnd: cardsEnd)
-            }
+            // The page and the controllers around it render first, so their own
+            // data must be in: a page's load may add the very cards to stream.
+            guard cardsAreKnown else { return }
+            renderOnce()
             let ready = stream.takeReady(page)
             if !ready.isEmpty { send(ready) }
         }
+        renderOnce()
         let rest = stream.takeReady(page)
         if !rest.isEmpty { send(rest) }
         return report
+    }
+
+    /// Whether the page and every controller above it have had their own loads (their children may not have).
+    private var cardsAreKnown: Bool {
+        var controller: SectionController? = page
+        while let current = controller {
+            if case .notLoaded = current.loadState { return false }
+            if current === root { return true }
+            controller = current.parent
+        }
+        return true
     }
 
     private func render(into html: inout HTMLWriter) {

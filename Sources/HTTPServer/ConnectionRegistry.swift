@@ -38,7 +38,8 @@ final class ConnectionRegistry: Sendable {
     private let sweeper = Mutex<(any DispatchSourceTimer)?>(nil)
 
     init(headTimeout: Duration, softLimit: Int) {
-        let (seconds, attoseconds) = headTimeout.components
+        // Zero to a year: below zero closes at once, beyond a year means never.
+        let (seconds, attoseconds) = min(max(headTimeout, .zero), .seconds(365 * 86_400)).components
         self.headTimeout = UInt64(seconds) * 1_000_000_000 + UInt64(attoseconds / 1_000_000_000)
         shedAge = min(1_000_000_000, self.headTimeout / 10)
         self.softLimit = softLimit
@@ -73,10 +74,13 @@ final class ConnectionRegistry: Sendable {
         entries.withLock { entries in
             entries[socket] = Entry(since: now)
             guard entries.count > softLimit else { return }
-            let oldest = entries.filter { $0.value.awaitingHead && !$0.value.shutDown && $0.key != socket }
-                .min { $0.value.since < $1.value.since }
-            if let oldest, Self.age(since: oldest.value.since, now: now) >= shedAge {
-                Self.shutDown(oldest.key, in: &entries)
+            // One pass, no copy: this runs under the lock on every connection past the limit.
+            var oldest: (socket: Int32, since: UInt64)?
+            for (other, entry) in entries where entry.awaitingHead && !entry.shutDown && other != socket {
+                if entry.since < oldest?.since ?? .max { oldest = (other, entry.since) }
+            }
+            if let oldest, Self.age(since: oldest.since, now: now) >= shedAge {
+                Self.shutDown(oldest.socket, in: &entries)
             } else {
                 Self.shutDown(socket, in: &entries)
             }

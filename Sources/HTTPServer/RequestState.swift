@@ -49,7 +49,8 @@ final class RequestState: @unchecked Sendable {
             self.target = target
             targetProblem = nil
         case .failure(let problem):
-            target = rawTarget
+            // Logged, so it must not carry control bytes into the log.
+            target = RequestTarget.printable(rawTarget)
             targetProblem = problem
         }
         self.startedAt = startedAt

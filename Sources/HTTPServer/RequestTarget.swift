@@ -29,6 +29,20 @@ enum RequestTarget {
         return .success(raw)
     }
 
+    /// The target with control bytes and DEL written `\xNN`, for the access log.
+    static func printable(_ raw: String) -> String {
+        var printable = ""
+        for byte in raw.utf8 {
+            if byte < 0x20 || byte == 0x7F {
+                let hex = String(byte, radix: 16, uppercase: true)
+                printable += "\\x" + (hex.count == 1 ? "0" + hex : hex)
+            } else {
+                printable.unicodeScalars.append(Unicode.Scalar(byte))
+            }
+        }
+        return printable
+    }
+
     /// What follows `http://` or `https://` (in any case), or `nil` for another form.
     private static func dropScheme(from target: Substring.UTF8View) -> Substring.UTF8View? {
         for scheme in ["http://", "https://"] {

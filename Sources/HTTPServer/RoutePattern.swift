@@ -16,6 +16,18 @@ struct RoutePattern: Sendable {
         }
     }
 
+    /// Whether `other` matches the same paths: the same literals, parameters where this has them.
+    func hasShape(of other: RoutePattern) -> Bool {
+        segments.count == other.segments.count
+            && zip(segments, other.segments).allSatisfy { mine, theirs in
+                switch (mine, theirs) {
+                case (.literal(let a), .literal(let b)): a == b
+                case (.parameter, .parameter): true
+                default: false
+                }
+            }
+    }
+
     var isLiteral: Bool {
         !segments.contains { if case .parameter = $0 { true } else { false } }
     }

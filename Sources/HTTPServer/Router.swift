@@ -90,7 +90,11 @@ public struct Router: Responder {
         let parsed = RoutePattern(pattern)
         if parsed.isLiteral {
             exactRoutes[pattern, default: Route()].actions[method] = action
-        } else if let index = patternRoutes.firstIndex(where: { $0.pattern.segments == parsed.segments }) {
+        } else if let index = patternRoutes.firstIndex(where: { $0.pattern.hasShape(of: parsed) }) {
+            // One route per shape: its parameters must be named alike for every method.
+            precondition(
+                patternRoutes[index].pattern.segments == parsed.segments,
+                "\(pattern) names its parameters unlike the route of the same shape registered before it")
             patternRoutes[index].route.actions[method] = action
         } else {
             patternRoutes.append((parsed, Route(actions: [method: action])))

@@ -82,7 +82,7 @@ public final class Server: Sendable {
 
     /// Connections libmicrohttpd may hold beyond the configured limit: the
     /// newest ones, each of which makes the registry close another.
-    static let sheddingHeadroom = 64
+    public static let sheddingHeadroom = 64
 
     /// Streamed bodies still in memory.
     var liveStreams: Int { core.liveStreams.load(ordering: .relaxed) }

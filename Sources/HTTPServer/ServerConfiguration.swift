@@ -13,12 +13,12 @@ public struct ServerConfiguration: Sendable {
     public var port = 8080
     /// Worker threads, each with its own epoll set.
     public var threads = ServerConfiguration.processorCount
-    /// Seconds a connection may sit idle before it is closed. Frees what
-    /// clients that vanished without closing hold; short enough that a frozen
-    /// slowloris attacker's connections are gone within 15 s (`make abuse`),
-    /// long enough for keep-alive between a browser's page and its assets.
-    /// Not a bound on slow clients: one byte before each timeout keeps a
-    /// connection alive; `requestHeadTimeout` and the limits below bound those.
+    /// Seconds a connection may sit idle in the middle of a request or an
+    /// answer before it is closed: frees what clients that vanished mid-way
+    /// hold. (Between requests, and while a head arrives, `requestHeadTimeout`
+    /// closes sooner.) Not a bound on slow clients: one byte before each
+    /// timeout keeps a connection alive; `requestHeadTimeout` and the limits
+    /// below bound those.
     public var connectionTimeout = 15
     /// How long a request's line and headers may take to arrive, counted
     /// from the connection's start or the end of its previous request. A
@@ -29,7 +29,8 @@ public struct ServerConfiguration: Sendable {
     /// descriptors an attack can take (each holds `connectionMemoryLimit`).
     /// A new connection past it makes room by closing the one that has
     /// waited longest for a request head, so half-sent heads cannot lock
-    /// other clients out.
+    /// other clients out; libmicrohttpd holds up to `Server.sheddingHeadroom`
+    /// (64) more for that moment, the true ceiling on descriptors and memory.
     public var connectionLimit = 1024
     /// Open connections at most from one client address: a quarter of
     /// `connectionLimit`, so one attacking address (1,000 slowloris or

@@ -24,7 +24,8 @@ public struct ServerTiming: Sendable, Equatable {
         var value = ""
         for (index, entry) in entries.enumerated() {
             let (seconds, attoseconds) = entry.duration.components
-            let microseconds = seconds * 1_000_000 + attoseconds / 1_000_000_000_000
+            // A negative duration (a deadline set below zero) reads as zero.
+            let microseconds = max(0, seconds * 1_000_000 + attoseconds / 1_000_000_000_000)
             let fraction = String(microseconds % 1000)
             if index > 0 { value += ", " }
             value += entry.name + ";dur=" + String(microseconds / 1000) + "." + String(repeating: "0", count: 3 - fraction.count) + fraction

@@ -36,7 +36,7 @@ final class StreamContext: ResponseBodySink, @unchecked Sendable {
 
     private let state = Mutex(State())
     let connection: ConnectionHandle
-    // Strong: a producer may still write after the server stopped; the registry then ignores it.
+    // Strong: a producer may still write after the server stopped; the core's parked set then ignores it.
     private let core: ServerCore
 
     init(connection: ConnectionHandle, core: ServerCore) {

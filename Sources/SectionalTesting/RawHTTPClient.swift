@@ -132,7 +132,9 @@ public final class RawHTTPClient {
     /// after which the next response may follow.
     public func readChunk() throws -> [UInt8]? {
         let line = try readLine()
-        guard let size = Int(line.split(separator: ";")[0], radix: 16) else {
+        guard let sizeField = line.split(separator: ";", omittingEmptySubsequences: false).first,
+            sizeField.allSatisfy(\.isHexDigit), let size = Int(sizeField, radix: 16)
+        else {
             throw Failure.malformed("chunk size line '\(line)'")
         }
         if size == 0 {

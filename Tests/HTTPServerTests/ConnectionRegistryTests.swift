@@ -21,3 +21,38 @@ import Testing
         #expect(registry.headArrived(-2))
     }
 }
+
+/// Small pieces of the HTTP layer that must never trap or mislead.
+@Suite struct HTTPEdgeTests {
+    @Test("A negative duration in Server-Timing reads as zero instead of trapping")
+    func negativeTiming() {
+        var timing = ServerTiming()
+        timing.add("load-x", .microseconds(-1500))
+        timing.add("render-x", .microseconds(2500))
+        #expect(timing.headerValue == "load-x;dur=0.000, render-x;dur=2.500")
+    }
+
+    @Test("A refused target is logged with its control bytes spelled out")
+    func printableTarget() {
+        #expect(RequestTarget.printable("/a\u{1b}[2K\rfake") == "/a\\x1B[2K\\x0Dfake")
+        #expect(RequestTarget.printable("/plain?x=1") == "/plain?x=1")
+    }
+
+    @Test("Head deadlines below zero or beyond a year make a registry, not a trap")
+    func extremeHeadTimeouts() {
+        #expect(ConnectionRegistry(headTimeout: .seconds(-5), softLimit: 1).count == 0)
+        #expect(ConnectionRegistry(headTimeout: .seconds(Int64.max), softLimit: 1).count == 0)
+    }
+
+    @Test("A route's methods share one shape: GET and POST on /notes/{id} both answer, Allow lists both")
+    func methodsOnOnePattern() async throws {
+        var router = Router()
+        router.get("/notes/{id}") { request in "get \(request.parameters["id"] ?? "")" }
+        router.on(.post, "/notes/{id}") { request in "post \(request.parameters["id"] ?? "")" }
+        #expect(await router.respond(to: Request(method: .post, path: "/notes/7")).bodyText == "post 7")
+        #expect(await router.respond(to: Request(method: .get, path: "/notes/7")).bodyText == "get 7")
+        let refused = await router.respond(to: Request(method: .delete, path: "/notes/7"))
+        #expect(refused.status == .methodNotAllowed)
+        #expect(refused.headers["Allow"] == "GET, HEAD, POST")
+    }
+}

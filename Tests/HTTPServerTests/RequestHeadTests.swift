@@ -11,9 +11,7 @@ import Testing
     /// Sends `bytes` (and a well-formed request after them) on one
     /// connection and returns everything the server sent until it closed.
     func everythingSent(for bytes: String, configuration: ServerConfiguration = .forTests()) async throws -> String {
-        var router = LiveRoutes.router()
-        router.on(.post, "/upload") { _ in "stored" }
-        return try await withLiveServer(router, configuration: configuration) { server in
+        try await withLiveServer(LiveRoutes.router(), configuration: configuration) { server in
             try await onOwnThread { [port = server.port] in
                 let client = try RawHTTPClient(port: port, timeout: .seconds(5))
                 try client.send(bytes + Self.follower)
@@ -61,6 +59,13 @@ import Testing
         let received = try await everythingSent(for: request)
         #expect(statuses(received) == [400], "\(request.debugDescription): \(received.prefix(300))")
         #expect(!received.contains("follower"))
+    }
+
+    @Test("HTTP/1.0 has no transfer codings: a chunked 1.0 request is refused before its body")
+    func chunkedOnHTTP10() async throws {
+        let received = try await everythingSent(for: "POST /upload HTTP/1.0\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhello\r\n0\r\n\r\n")
+        #expect(statuses(received) == [400], "\(received.prefix(200))")
+        #expect(!received.contains("stored"))
     }
 
     @Test("HTTP/1.1 needs exactly one Host; HTTP/1.0 may go without")

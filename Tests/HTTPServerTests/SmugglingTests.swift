@@ -91,8 +91,10 @@ import Testing
     @Test(arguments: ["zz", "-1", "0x5", "ffffffffffffffffffff"])
     func invalidChunkSize(size: String) async throws {
         let exchange = try await exchange(
-            "POST /hello HTTP/1.1\r\nHost: 127.0.0.1\r\nTransfer-Encoding: chunked\r\n\r\n\(size)\r\nhello\r\n0\r\n\r\n")
+            "POST /upload HTTP/1.1\r\nHost: 127.0.0.1\r\nTransfer-Encoding: chunked\r\n\r\n\(size)\r\nhello\r\n0\r\n\r\n")
         expectRefusedAndFramed(exchange)
+        // A route that takes the body: the chunk size itself is what is refused, not the method.
+        #expect(exchange.statuses.first != 405, "answered \(exchange.statuses)")
         #expect(exchange.statuses.count <= 1, "nothing after a body that cannot be framed")
     }
 

@@ -64,6 +64,16 @@ struct ComposedPageTests {
             let streamed = try await client.get("/notes" + query)
             #expect(streamed.bodyText == whole.bodyText, "\(query)")
         }
+        // With a section still loading when the page starts out, so that its card is sent later, into its place.
+        let clock = TestClock()
+        let slow = InProcessClient(NotesApp.router(clock: clock, waitDelay: .milliseconds(50)))
+        async let streamed = slow.get("/notes")
+        await clock.advance(by: .milliseconds(50), whenSleepersReach: 2)  // the load's sleep and its deadline
+        let streamedText = try await streamed.bodyText
+        async let whole = slow.get("/notes?stream=0")
+        await clock.advance(by: .milliseconds(50), whenSleepersReach: 2)
+        #expect(streamedText == (try await whole.bodyText))
+
         let outOfOrder = try await client.get("/notes?stream=ooo").bodyText
         #expect(outOfOrder.contains(#"<template shadowrootmode="open"><link rel="stylesheet" href="/notes.css"><slot name="pinned">"#))
         #expect(outOfOrder.contains(#"data-section="latest" aria-labelledby="latest-title" slot="latest""#))

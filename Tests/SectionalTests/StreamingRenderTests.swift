@@ -128,4 +128,26 @@ struct StreamingRenderTests {
         #expect(sent.contains("content of alerts") && sent.contains("content of balances"))
         #expect(sent == whole)
     }
+
+    @Test func whatSitsBesideThePageIsLoadedBeforeAnythingIsSent() async {
+        // A shell holding a banner that loads the user's name, beside the page.
+        let clock = TestClock()
+        func document(bannerClock: TestClock?) -> PageDocument {
+            let shell = SectionController(id: "shell", title: "Shell")
+            shell.addChild(
+                TextSection(id: "banner") {
+                    try await bannerClock?.sleep(for: .milliseconds(200))
+                    return "Hello, Ada"
+                })
+            let page = StackPageController(id: "feed", title: "Feed")
+            page.addChild(TextSection(id: "alerts", text: "content of alerts"))
+            shell.addChild(page)
+            return PageDocument(title: "Feed", head: Self.head, root: shell, page: page)
+        }
+        async let streamed = chunks(document(bannerClock: clock), clock: clock)
+        await clock.advance(by: .milliseconds(200), whenSleepersReach: 2)
+        let sent = await streamed
+        #expect(sent.first?.contains("Hello, Ada") == true, "the banner's data, not its empty state, went out first")
+        #expect(sent.joined() == (await whole(document(bannerClock: nil))))
+    }
 }

@@ -66,13 +66,17 @@ public struct PageDocument {
         return report
     }
 
-    /// Whether the page and every controller above it have had their own loads (their children may not have).
+    /// Whether everything but the page's cards is final: the page and each
+    /// controller above it have had their own loads, and whatever hangs off
+    /// that chain beside the page (a shell's banner with data of its own) has
+    /// finished. Only the cards can be left as gaps.
     private var cardsAreKnown: Bool {
-        var controller: SectionController? = page
-        while let current = controller {
+        if case .notLoaded = page.loadState { return false }
+        var below: SectionController = page
+        while below !== root, let current = below.parent {
             if case .notLoaded = current.loadState { return false }
-            if current === root { return true }
-            controller = current.parent
+            if current.children.contains(where: { $0 !== below && !$0.isLoadFinished }) { return false }
+            below = current
         }
         return true
     }

@@ -10,6 +10,7 @@ enum LiveRoutes {
     static func router(staticFiles: StaticFiles? = nil, logger: Logger = LogCollector().logger) -> Router {
         var router = Router(staticFiles: staticFiles, logger: logger)
         router.getImmediately("/hello") { _ in hello }
+        router.on(.post, "/upload") { _ in "stored" }
         router.get("/echo") { request in
             try await Task.sleep(for: .milliseconds(2))
             return request.queryValue("v") ?? ""

@@ -19,7 +19,7 @@ let package = Package(
         .target(name: "HTTPServer", dependencies: ["CMicroHTTPD"]),
         .target(name: "Sectional"),
         .target(name: "SectionalServer", dependencies: ["HTTPServer", "Sectional"]),
-        .target(name: "SectionalTesting", dependencies: ["HTTPServer", "Sectional", "SectionalServer"]),
+        .target(name: "SectionalTesting", dependencies: ["HTTPServer", "Sectional"]),
         .target(name: "FeedApp", dependencies: ["HTTPServer", "Sectional", "SectionalServer"]),
         .executableTarget(name: "feed-server", dependencies: ["FeedApp", "HTTPServer", "Sectional"]),
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "SectionalTesting"]),

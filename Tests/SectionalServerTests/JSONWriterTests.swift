@@ -1,0 +1,35 @@
+import Foundation
+import HTTPServer
+import Testing
+
+@testable import Sectional
+@testable import SectionalServer
+
+/// The description written directly is byte for byte what `JSONEncoder` writes.
+@Suite struct JSONWriterTests {
+    static let titles = [
+        "Plain", #"Quote " and back\slash"#, "Slash / stays", "Tab\tnew line\ncarriage\rreturn", "Control \u{1}\u{1F} and \u{7F}",
+        "Accents é, emoji 🎉, backspace \u{8}, form feed \u{C}", "",
+    ]
+
+    func encoderJSON(_ description: PageDescription) throws -> [UInt8] {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return Array(try encoder.encode(description))
+    }
+
+    @Test("Every section shown, none, some absent, with and without load statuses", arguments: [0, 1, 3, 7])
+    func sameAsJSONEncoder(shown: Int) throws {
+        let entries = Self.titles.enumerated().map { SectionCatalog.Entry(id: SectionID("s\($0.offset)"), title: $0.element) }
+        let catalog = SectionCatalog(entries: entries, defaultIDs: entries.prefix(2).map(\.id))
+        let ids = entries.prefix(shown).map(\.id.rawValue).joined(separator: ",")
+        let plan = try CompositionPlan(catalog: catalog, query: [("sections", ids)])
+        let address = PageAddress(path: "/feed", context: [.init("date", "2026-11-03"), .init("q", "a b&c")])
+        var report = LoadReport()
+        report.outcomes = plan.sectionIDs.map { .init(id: $0, status: .failed("x"), duration: .zero) }
+        for described in [PageDescription(plan: plan, address: address), PageDescription(plan: plan, address: address, report: report)] {
+            let written = described.compactJSON
+            #expect(written == (try encoderJSON(described)), "\(String(decoding: written, as: UTF8.self))")
+        }
+    }
+}

@@ -44,23 +44,15 @@ public struct PageDocument {
     public func stream(_ order: CardOrder = .pageOrder, loading options: LoadOptions, send: ([UInt8]) -> Void) async -> LoadReport {
         if order == .asFinished { page.layout = .slots(stylesheets: head.stylesheets) }
         var stream = GapFiller(outOfOrder: order == .asFinished)
-        func renderOnce() {
-            guard !stream.hasRendered else { return }
-            page.leavesGapsForUnfinishedCards = true
-            render(into: &stream.document)
-            page.leavesGapsForUnfinishedCards = false
-            let (gaps, cardsEnd) = page.takeGaps()
-            stream.begin(gaps: gaps, cardsEnd: cardsEnd)
-        }
         let report = await root.loadTree(options) {
             // The page and the controllers around it render first, so their own
             // data must be in: a page's load may add the very cards to stream.
             guard cardsAreKnown else { return }
-            renderOnce()
+            stream.renderOnce(self)
             let ready = stream.takeReady(page)
             if !ready.isEmpty { send(ready) }
         }
-        renderOnce()
+        stream.renderOnce(self)
         let rest = stream.takeReady(page)
         if !rest.isEmpty { send(rest) }
         return report
@@ -81,7 +73,7 @@ public struct PageDocument {
         return true
     }
 
-    private func render(into html: inout HTMLWriter) {
+    fileprivate func render(into html: inout HTMLWriter) {
         HTMLDocument(title: title, head: head, canonicalURL: canonicalURL) {
             HTMLRenderer { html in root.renderContent(into: &html) }
         }.render(into: &html)
@@ -100,7 +92,7 @@ public enum CardOrder: Sendable, Equatable {
 private struct GapFiller: ~Copyable {
     let outOfOrder: Bool
     var document = HTMLWriter(capacity: 16 * 1024)
-    private(set) var hasRendered = false
+    private var hasRendered = false
     private var gaps: [CardGap] = []
     private var sent = 0
     /// Out of order, everything before the end of the cards (the shell and
@@ -109,7 +101,17 @@ private struct GapFiller: ~Copyable {
 
     init(outOfOrder: Bool) { self.outOfOrder = outOfOrder }
 
-    mutating func begin(gaps: [CardGap], cardsEnd: Int) {
+    /// Renders the document, leaving gaps for the cards still loading; once.
+    mutating func renderOnce(_ source: PageDocument) {
+        guard !hasRendered else { return }
+        source.page.leavesGapsForUnfinishedCards = true
+        source.render(into: &document)
+        source.page.leavesGapsForUnfinishedCards = false
+        let (gaps, cardsEnd) = source.page.takeGaps()
+        begin(gaps: gaps, cardsEnd: cardsEnd)
+    }
+
+    private mutating func begin(gaps: [CardGap], cardsEnd: Int) {
         self.gaps = gaps
         shellEnd = gaps.isEmpty ? document.count : cardsEnd
         hasRendered = true

@@ -387,6 +387,12 @@ def run(report, work):
     check_keyboard(dt, report, base)
     check_double_click(dt, report, base)
 
+    # 5. Out of order, the layout still reads top to bottom: the heading above the first card.
+    dt.navigate(base + "/feed?stream=ooo")
+    above = dt.evaluate("""document.querySelector(".page-title").getBoundingClientRect().top
+        < document.querySelector("section[data-section]").getBoundingClientRect().top""")
+    report.check("/feed?stream=ooo: the page's heading is above its first card", above is True)
+
 processes = []  # (Popen, leads a process group), stopped at the end whatever happens
 
 

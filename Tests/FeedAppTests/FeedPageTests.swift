@@ -121,3 +121,18 @@ struct HeadingTests {
         #expect(page.contains(">\(heading)</h1>"), "\(target)")
     }
 }
+
+@Suite("Out of order, the heading stays on top")
+struct OutOfOrderHeadingTests {
+    @Test("The slots layout gives the page's heading a slot before every card's")
+    func headingSlotComesFirst() async throws {
+        let page = try await AppHarness().get("/feed?stream=ooo").bodyText
+        #expect(page.contains(#"<h1 class="page-title" slot="stack-heading">Your feed</h1>"#))
+        let template = try #require(page.firstRange(of: #"<template shadowrootmode="open">"#))
+        let headingSlot = try #require(page.range(of: #"<slot name="stack-heading"></slot>"#, range: template.upperBound..<page.endIndex))
+        let firstCardSlot = try #require(page.range(of: #"<slot name="balances">"#, range: template.upperBound..<page.endIndex))
+        #expect(headingSlot.lowerBound < firstCardSlot.lowerBound)
+        let inOrder = try await AppHarness().get("/feed").bodyText
+        #expect(inOrder.contains(#"<h1 class="page-title">Your feed</h1>"#), "in page order the heading needs no slot")
+    }
+}

@@ -45,7 +45,7 @@ struct StreamingPageTests {
         let app = try AppHarness(feedStore: store)
         let body = try await app.get("/feed?stream=ooo").bodyText
         let slots = body.matches(of: /<slot name="([a-z-]+)">/).map { String($0.output.1) }
-        #expect(slots == ["balances", "alerts", "credit-score"])
+        #expect(slots == ["stack-heading", "balances", "alerts", "credit-score"], "the page's heading first, then its cards")
         #expect(body.contains(#"<template shadowrootmode="open">"#))
         let cards = body.matches(of: /data-section="([a-z-]+)"[^>]*slot="([a-z-]+)"/).map { String($0.output.1) }
         #expect(cards.last == "balances", "the slow card comes last: \(cards)")

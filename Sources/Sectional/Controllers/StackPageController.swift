@@ -48,7 +48,12 @@ open class StackPageController: SectionController {
     /// The stack's start tag, and the empty state when there is no child.
     open func renderOpening(into html: inout HTMLWriter) {
         html.writeRaw(#"<main class="stack" id="stack">"#)
-        if let heading { h1(.class("page-title")) { heading }.render(into: &html) }
+        if let heading {
+            // Laid out in slots, the stack's light children go where a slot takes them: the heading first.
+            let slotted = layout != .pageOrder
+            h1(attributes: slotted ? [.class("page-title"), HTMLAttribute("slot", Self.headingSlot)] : [.class("page-title")]) { heading }
+                .render(into: &html)
+        }
         if children.isEmpty {
             div(.class("stack-empty"), .role("status")) { p { emptyStateMessage } }.render(into: &html)
         }
@@ -66,6 +71,9 @@ open class StackPageController: SectionController {
         timesCards = true
     }
 
+    /// The slot of the page's heading in the slots layout (no section may take this id).
+    static let headingSlot = "stack-heading"
+
     /// The gaps the last render left, and where its cards ended.
     func takeGaps() -> (gaps: [CardGap], cardsEnd: Int) {
         defer { gaps = [] }
@@ -79,6 +87,7 @@ open class StackPageController: SectionController {
     private func renderSlots(stylesheets: [String], into html: inout HTMLWriter) {
         template(HTMLAttribute("shadowrootmode", "open")) {
             for stylesheet in stylesheets { link(.rel("stylesheet"), .href(stylesheet)) }
+            if heading != nil { slot(.name(Self.headingSlot)) }
             for child in children {
                 slot(.name(child.id.rawValue)) {
                     div(.class("section-placeholder"), .aria("busy", "true")) { "Loading \(child.title)…" }

@@ -168,8 +168,8 @@ class DevTools:
             self.send("Input.dispatchKeyEvent", type=kind, key="Enter", code="Enter",
                       windowsVirtualKeyCode=13, nativeVirtualKeyCode=13, **({"text": "\r"} if kind == "keyDown" else {}))
 
-    def double_click(self, selector):
-        """Two quick clicks at the same point: the second lands on whatever is there by then."""
+    def centre(self, selector):
+        """Scrolls the element into view and returns its centre in the viewport."""
         box = self.evaluate(f"""(() => {{
           const el = document.querySelector({json.dumps(selector)});
           if (!el) return null;
@@ -179,6 +179,11 @@ class DevTools:
         }})()""")
         if not box:
             raise Failure(f"nothing to click: {selector}")
+        return box
+
+    def double_click(self, selector):
+        """Two quick clicks at the same point: the second lands on whatever is there by then."""
+        box = self.centre(selector)
         for count in (1, 2):
             for kind in ("mousePressed", "mouseReleased"):
                 self.send("Input.dispatchMouseEvent", type=kind, x=box["x"], y=box["y"], button="left", clickCount=count)
@@ -186,15 +191,7 @@ class DevTools:
 
     def click(self, selector):
         """A real left click (mouse events at the element's centre), as a person makes."""
-        box = self.evaluate(f"""(() => {{
-          const el = document.querySelector({json.dumps(selector)});
-          if (!el) return null;
-          el.scrollIntoView({{block: "center"}});
-          const r = el.getBoundingClientRect();
-          return {{x: r.x + r.width / 2, y: r.y + r.height / 2}};
-        }})()""")
-        if not box:
-            raise Failure(f"nothing to click: {selector}")
+        box = self.centre(selector)
         for kind in ("mousePressed", "mouseReleased"):
             self.send("Input.dispatchMouseEvent", type=kind, x=box["x"], y=box["y"], button="left", clickCount=1)
 

@@ -6,10 +6,11 @@ enum MHDCallbacks {
     /// Called once per request with the raw request target; what it returns
     /// becomes the request's `*con_cls`.
     static let requestStarted: @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<CChar>?, OpaquePointer?) -> UnsafeMutableRawPointer? = {
-        cls, uri, _ in
-        guard let cls, let uri else { return nil }
+        cls, uri, connection in
+        guard let cls, let uri, let connection else { return nil }
         let core = Unmanaged<ServerCore>.fromOpaque(cls).takeUnretainedValue()
-        return Unmanaged.passRetained(core.begin(target: String(cString: uri))).toOpaque()
+        let state = core.begin(target: String(cString: uri), socket: sectional_connection_fd(connection))
+        return Unmanaged.passRetained(state).toOpaque()
     }
 
     static let access: MHD_AccessHandlerCallback = { cls, connection, _, method, version, _, uploadSize, requestContext in
@@ -25,11 +26,11 @@ enum MHDCallbacks {
             version: isFirstCall ? version.map { String(cString: $0) } ?? "" : "", uploadSize: uploadSize)
     }
 
-    static let completed: MHD_RequestCompletedCallback = { cls, connection, requestContext, termination in
+    static let completed: MHD_RequestCompletedCallback = { cls, _, requestContext, termination in
         guard let cls, let requestContext, let pointer = requestContext.pointee else { return }
         requestContext.pointee = nil
         let core = Unmanaged<ServerCore>.fromOpaque(cls).takeUnretainedValue()
-        core.complete(Unmanaged<RequestState>.fromOpaque(pointer).takeRetainedValue(), on: connection, termination)
+        core.complete(Unmanaged<RequestState>.fromOpaque(pointer).takeRetainedValue(), termination)
     }
 
     /// A connection opened or is about to close: the registry follows it.

@@ -21,6 +21,8 @@ final class RequestState: @unchecked Sendable {
     let target: String
     /// Why the raw target is refused, if it is.
     let targetProblem: HTTPError?
+    /// The connection's socket: the registry's key for it.
+    let socket: Int32
     let startedAt: UInt64
     var phase = Phase.receivingHeaders
     var method = HTTPMethod.get
@@ -43,7 +45,8 @@ final class RequestState: @unchecked Sendable {
     }
     private let handoff = Mutex(Handoff())
 
-    init(rawTarget: String, startedAt: UInt64) {
+    init(rawTarget: String, socket: Int32, startedAt: UInt64) {
+        self.socket = socket
         switch RequestTarget.originForm(of: rawTarget) {
         case .success(let target):
             self.target = target

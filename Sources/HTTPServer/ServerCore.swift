@@ -38,9 +38,9 @@ final class ServerCore: Sendable {
 
     // MARK: The request's life, one libmicrohttpd call at a time
 
-    func begin(target: String) -> RequestState {
+    func begin(target: String, socket: Int32) -> RequestState {
         inFlight.add(1, ordering: .relaxed)
-        return RequestState(rawTarget: target, startedAt: DispatchTime.now().uptimeNanoseconds)
+        return RequestState(rawTarget: target, socket: socket, startedAt: DispatchTime.now().uptimeNanoseconds)
     }
 
     func handle(
@@ -51,7 +51,7 @@ final class ServerCore: Sendable {
             state.method = HTTPMethod(rawValue: method)
             state.phase = .receivingBody
             // Too late: the head took longer than allowed and the connection is closing.
-            guard connections.headArrived(sectional_connection_fd(connection)) else { return .NO }
+            guard connections.headArrived(state.socket) else { return .NO }
             // libmicrohttpd accepts an answer before the body only now (and then closes).
             if let refusal = refusalBeforeBody(connection, state, version: version) {
                 return queue(refusal, on: connection, state)
@@ -72,9 +72,9 @@ final class ServerCore: Sendable {
         }
     }
 
-    func complete(_ state: RequestState, on connection: OpaquePointer?, _ termination: MHD_RequestTerminationCode) {
+    func complete(_ state: RequestState, _ termination: MHD_RequestTerminationCode) {
         inFlight.subtract(1, ordering: .relaxed)
-        if let connection { connections.requestEnded(sectional_connection_fd(connection)) }
+        connections.requestEnded(state.socket)
         // A client that left mid-answer leaves nothing running behind it.
         state.cancelTask()
         guard configuration.accessLog else { return }

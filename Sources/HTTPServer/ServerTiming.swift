@@ -7,7 +7,7 @@
 /// timing.add("load-balances", .milliseconds(3))
 /// response.timing = timing
 /// ```
-public struct ServerTiming: Sendable, Equatable {
+public struct ServerTiming: Sendable {
     /// The entries in the order they were added.
     public private(set) var entries: [(name: String, duration: Duration)] = []
 
@@ -33,7 +33,4 @@ public struct ServerTiming: Sendable, Equatable {
         return value
     }
 
-    public static func == (lhs: ServerTiming, rhs: ServerTiming) -> Bool {
-        lhs.entries.elementsEqual(rhs.entries) { $0.name == $1.name && $0.duration == $1.duration }
-    }
 }

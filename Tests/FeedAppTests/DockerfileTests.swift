@@ -111,10 +111,10 @@ struct DockerfileTests {
         ].filter { FileManager.default.isExecutableFile(atPath: $0.path) }
     }()
 
-    @Test(
-        "the list of linked libraries covers what the built binaries link",
-        .enabled(if: !DockerfileTests.builtBinaries.isEmpty, "no feed-server binary beside the tests (make test builds one)"))
+    @Test("the list of linked libraries covers what the built binaries link")
     func builtBinariesLinks() throws {
+        // `make test` builds feed-server beside the tests: without it this test would check nothing.
+        try #require(!Self.builtBinaries.isEmpty, "no feed-server binary beside the tests")
         for binary in Self.builtBinaries {
             let elf = try ELFDynamicSection(contentsOf: binary)
             // Libraries found through RUNPATH come from the Swift toolchain: a debug build

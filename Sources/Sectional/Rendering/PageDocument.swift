@@ -108,10 +108,6 @@ private struct GapFiller: ~Copyable {
         source.render(into: &document)
         source.page.leavesGapsForUnfinishedCards = false
         let (gaps, cardsEnd) = source.page.takeGaps()
-        begin(gaps: gaps, cardsEnd: cardsEnd)
-    }
-
-    private mutating func begin(gaps: [CardGap], cardsEnd: Int) {
         self.gaps = gaps
         shellEnd = gaps.isEmpty ? document.count : cardsEnd
         hasRendered = true
@@ -140,14 +136,18 @@ private struct GapFiller: ~Copyable {
                 gaps.removeFirst()
             }
         }
-        append(upTo: gaps.first.map { outOfOrder ? shellEnd : $0.offset } ?? document.count, to: &ready)
+        append(upTo: sendableEnd, to: &ready)
         return ready.count > 0 ? ready.bytes : []
+    }
+
+    /// How far the document may go out before the first gap still open.
+    private var sendableEnd: Int {
+        gaps.first.map { outOfOrder ? shellEnd : $0.offset } ?? document.count
     }
 
     /// Whether a gap can be filled or unsent bytes precede the first gap.
     private var hasNewBytes: Bool {
-        if gaps.contains(where: { $0.section.isLoadFinished }) { return true }
-        return sent < (gaps.first.map { outOfOrder ? shellEnd : $0.offset } ?? document.count)
+        gaps.contains { $0.section.isLoadFinished } || sent < sendableEnd
     }
 
     private mutating func append(upTo end: Int, to ready: inout HTMLWriter) {

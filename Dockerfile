@@ -13,7 +13,7 @@ FROM swift:6.3.1-bookworm AS build
 
 RUN export DEBIAN_FRONTEND=noninteractive \
     && apt-get -q update \
-    && apt-get -q install -y --no-install-recommends libmicrohttpd-dev pkg-config \
+    && apt-get -q install -y --no-install-recommends libmicrohttpd-dev libsqlite3-dev libpq-dev libsodium-dev pkg-config \
     && rm -rf /var/lib/apt/lists/*
 
 WORKDIR /build
@@ -37,13 +37,15 @@ RUN install -D --mode=755 --strip .build/release/feed-server /staging/feed-serve
 FROM debian:bookworm-slim
 
 # `ldd feed-server` lists libmicrohttpd.so.12 (from libmicrohttpd12, which brings
-# GnuTLS and its libraries), libstdc++.so.6, libgcc_s.so.1, and libc's own.
+# GnuTLS and its libraries), libsqlite3.so.0, libpq.so.5 (PostgreSQL's client),
+# libsodium.so.23, libstdc++.so.6, libgcc_s.so.1, and libc's own.
 RUN export DEBIAN_FRONTEND=noninteractive \
     && apt-get -q update \
-    && apt-get -q install -y --no-install-recommends libmicrohttpd12 libstdc++6 libgcc-s1 \
+    && apt-get -q install -y --no-install-recommends libmicrohttpd12 libsqlite3-0 libpq5 libsodium23 libstdc++6 libgcc-s1 \
     && rm -rf /var/lib/apt/lists/* \
     && useradd --system --uid 10001 --user-group --no-create-home \
-        --home-dir /nonexistent --shell /usr/sbin/nologin sectional
+        --home-dir /nonexistent --shell /usr/sbin/nologin sectional \
+    && install -d -o 10001 -g 10001 /data
 
 WORKDIR /app
 COPY --from=build /staging/feed-server /app/feed-server
@@ -51,6 +53,11 @@ COPY Public /app/Public
 
 # A numeric user, so that a runtime can tell it is not root without reading /etc/passwd.
 USER 10001:10001
+
+# The SQLite database lives on a volume, so that it outlives the container;
+# `docker run -e DATABASE_URL=postgres://USER@HOST:PORT/DB` points replicas at PostgreSQL instead.
+VOLUME /data
+ENV DATABASE_URL=sqlite:/data/sectional.sqlite
 
 # feed-server reads its port from PORT; `docker run -e PORT=9000 -p 9000:9000` moves it.
 ENV PORT=8080

@@ -3,7 +3,7 @@
 SWIFT ?= swift
 PORT ?= 8080
 RELEASE_BUILD = $(SWIFT) build -c release --static-swift-stdlib -Xswiftc -cross-module-optimization
-APT_PACKAGES = libmicrohttpd-dev pkg-config
+APT_PACKAGES = libmicrohttpd-dev libsqlite3-dev libpq-dev libsodium-dev pkg-config
 # A package outside this one that depends on it by path: `make test` builds and tests it too.
 EXAMPLE = Examples/ReferencePage
 
@@ -30,12 +30,12 @@ release: deps
 
 ## deps: Debian packages the build needs (apt-get as root, else the command to run)
 deps:
-	@if ! pkg-config --exists libmicrohttpd 2>/dev/null; then \
+	@if ! pkg-config --exists libmicrohttpd sqlite3 libpq libsodium 2>/dev/null; then \
 		if [ "$$(id -u)" = 0 ]; then \
 			echo "Installing $(APT_PACKAGES)"; \
 			apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $(APT_PACKAGES); \
 		else \
-			echo "libmicrohttpd is missing. Run: sudo apt-get install -y $(APT_PACKAGES)"; exit 1; \
+			echo "C libraries are missing. Run: sudo apt-get install -y $(APT_PACKAGES)"; exit 1; \
 		fi; \
 	fi
 

@@ -9,6 +9,10 @@ let package = Package(
         .library(name: "HTTPServer", targets: ["HTTPServer"]),
         .library(name: "SectionalServer", targets: ["SectionalServer"]),
         .library(name: "SectionalTesting", targets: ["SectionalTesting"]),
+        .library(name: "SectionalSecurity", targets: ["SectionalSecurity"]),
+        .library(name: "SectionalSQL", targets: ["SectionalSQL"]),
+        .library(name: "SectionalSQLite", targets: ["SectionalSQLite"]),
+        .library(name: "SectionalPostgres", targets: ["SectionalPostgres"]),
     ],
     targets: [
         .systemLibrary(
@@ -16,11 +20,20 @@ let package = Package(
             pkgConfig: "libmicrohttpd",
             providers: [.apt(["libmicrohttpd-dev"])]
         ),
+        .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+        .systemLibrary(name: "CLibPQ", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
+        .systemLibrary(name: "CSodium", pkgConfig: "libsodium", providers: [.apt(["libsodium-dev"])]),
         .target(name: "HTTPServer", dependencies: ["CMicroHTTPD"]),
+        .target(name: "SectionalSecurity", dependencies: ["CSodium", "HTTPServer"]),
+        .target(name: "SectionalSQL"),
+        .target(name: "SectionalSQLite", dependencies: ["CSQLite", "SectionalSQL"]),
+        .target(name: "SectionalPostgres", dependencies: ["CLibPQ", "SectionalSQL"]),
         .target(name: "Sectional"),
         .target(name: "SectionalServer", dependencies: ["HTTPServer", "Sectional"]),
         .target(name: "SectionalTesting", dependencies: ["HTTPServer", "Sectional"]),
-        .target(name: "FeedApp", dependencies: ["HTTPServer", "Sectional", "SectionalServer"]),
+        .target(
+            name: "FeedApp",
+            dependencies: ["HTTPServer", "Sectional", "SectionalServer", "SectionalSecurity", "SectionalSQL", "SectionalSQLite", "SectionalPostgres"]),
         .executableTarget(name: "feed-server", dependencies: ["FeedApp", "HTTPServer", "Sectional"]),
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "SectionalTesting"]),
         .testTarget(name: "SectionalTests", dependencies: ["Sectional", "SectionalTesting"]),

@@ -1,13 +1,14 @@
 import HTTPServer
 import Sectional
+import SectionalSecurity
 import SectionalServer
 
 /// Builds the router that production serves and tests call: every page,
-/// endpoint and static file of the app.
+/// endpoint, form and static file of the app, on `data` (the seed data in
+/// memory unless given).
 public func buildRouter(
     publicDirectory: String,
-    feedStore: any FeedStore = DemoFeedStore(),
-    dayStore: any DayStore = DemoDayStore(),
+    data: AppData = .memory(),
     settings: AppSettings = AppSettings(),
     clock: any Clock<Duration> = ContinuousClock(),
     logger: Logger = .standardError
@@ -25,10 +26,19 @@ public func buildRouter(
     router.useErrorPages(of: site)
     router.getImmediately("/healthz") { _ in "ok" }
     router.getImmediately("/") { _ in Response(status: .seeOther, headers: ["Location": "/feed"]) }
-    router.addPage(FeedPage(store: feedStore), in: site)
-    router.addPage(DayPage(store: dayStore), in: site)
+    // Until sign-in exists, everyone is the first user (`feed-server` refuses to start with none).
+    let user = data.defaultUser ?? UserID(0)
+    let formGuard = FormGuard(key: data.formKey)
+    let feed = FeedPage(store: data.feed, layouts: data.layouts, user: user, formGuard: formGuard, logger: logger)
+    router.addPage(feed, in: site)
+    FeedWrites(store: data.feed, layouts: data.layouts, user: user, formGuard: formGuard, sections: feed.catalog.sections).register(on: &router)
+    router.addPage(DayPage(store: data.day, user: user), in: site)
     return router
 }
 
 /// Every section id the app's pages know, for checking `--simulate`.
-public let allSectionIDs: [SectionID] = FeedPage(store: DemoFeedStore()).catalog.sections.ids + DayPage(store: DemoDayStore()).catalog.sections.ids
+public let allSectionIDs: [SectionID] = {
+    let data = AppData.memory()
+    let feed = FeedPage(store: data.feed, layouts: data.layouts, user: UserID(1), formGuard: FormGuard(key: data.formKey))
+    return feed.catalog.sections.ids + DayPage(store: data.day, user: UserID(1)).catalog.sections.ids
+}()

@@ -15,6 +15,12 @@ public struct LaunchOptions: Equatable, Sendable {
     public var streaming = true
     /// Faults injected into section loads, by section id; none unless asked for.
     public var simulatedFaults: [String: SimulatedFault] = [:]
+    /// Where the data lives.
+    public var database = DatabaseLocation.defaultLocation
+    /// Whether an empty database gets the demo data.
+    public var seed = true
+    /// Database connections, each with a thread of its own.
+    public var databaseConnections = max(2, ServerConfiguration.processorCount * 2)
 
     public init() {}
 
@@ -51,6 +57,12 @@ public struct LaunchOptions: Equatable, Sendable {
           --section-timeout DURATION
                             how long a section may load before its fallback shows (default 1s; e.g. 300ms, 2s)
           --no-stream       send every page whole, never streamed
+          --database sqlite:PATH | postgres://USER@HOST:PORT/DB | memory:
+                            where the data lives (default sqlite:data/sectional.sqlite, created on first
+                            start; also $DATABASE_URL); memory: is the demo data, not kept
+          --no-seed         leave an empty database empty (default: add the demo users and their data)
+          --db-connections N
+                            database connections, each on a thread of its own (default: twice the cores)
           --help            this text
 
         Simulation, for watching pages degrade (off unless given; repeatable):
@@ -64,6 +76,12 @@ public struct LaunchOptions: Equatable, Sendable {
         var options = LaunchOptions()
         if let port = environment["PORT"] {
             options.port = try number(port, flag: "PORT", in: 0...65535, expected: "a port number (0-65535)")
+        }
+        if let url = environment["DATABASE_URL"], !url.isEmpty {
+            guard let location = DatabaseLocation(url) else {
+                throw .invalidValue(flag: "DATABASE_URL", value: url, expected: "sqlite:PATH, postgres://USER@HOST:PORT/DB or memory:")
+            }
+            options.database = location
         }
         var remaining = Array(arguments)[...]
         while let flag = remaining.popFirst() {
@@ -79,6 +97,15 @@ public struct LaunchOptions: Equatable, Sendable {
             case "--port": options.port = try number(try value(), flag: flag, in: 0...65535, expected: "a port number (0-65535)")
             case "--threads": options.threads = try number(try value(), flag: flag, in: 1...256, expected: "a thread count (1-256)")
             case "--no-stream": options.streaming = false
+            case "--no-seed": options.seed = false
+            case "--database":
+                let text = try value()
+                guard let location = DatabaseLocation(text) else {
+                    throw .invalidValue(flag: flag, value: text, expected: "sqlite:PATH, postgres://USER@HOST:PORT/DB or memory:")
+                }
+                options.database = location
+            case "--db-connections":
+                options.databaseConnections = try number(try value(), flag: flag, in: 1...64, expected: "a connection count (1-64)")
             case "--head-timeout":
                 let text = try value()
                 guard let timeout = parseDuration(text), timeout > .zero else {

@@ -19,12 +19,16 @@ public struct HTTPStatus: Hashable, Sendable, CustomStringConvertible {
     public static let seeOther = HTTPStatus(303, "See Other")
     /// 400: the request is malformed.
     public static let badRequest = HTTPStatus(400, "Bad Request")
+    /// 403: understood, and refused.
+    public static let forbidden = HTTPStatus(403, "Forbidden")
     /// 404: nothing is at this path.
     public static let notFound = HTTPStatus(404, "Not Found")
     /// 405: the path exists but not for this method; `Allow` lists those it takes.
     public static let methodNotAllowed = HTTPStatus(405, "Method Not Allowed")
     /// 413: the request body is larger than the server reads.
     public static let contentTooLarge = HTTPStatus(413, "Content Too Large")
+    /// 415: the body is in a format the route does not read.
+    public static let unsupportedMediaType = HTTPStatus(415, "Unsupported Media Type")
     /// 417: the `Expect` field asks for something the server does not do.
     public static let expectationFailed = HTTPStatus(417, "Expectation Failed")
     /// 500: the server failed; the details are in its log.

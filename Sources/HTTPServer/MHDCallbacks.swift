@@ -13,7 +13,7 @@ enum MHDCallbacks {
         return Unmanaged.passRetained(state).toOpaque()
     }
 
-    static let access: MHD_AccessHandlerCallback = { cls, connection, _, method, version, _, uploadSize, requestContext in
+    static let access: MHD_AccessHandlerCallback = { cls, connection, _, method, version, uploadData, uploadSize, requestContext in
         guard let cls, let connection, let method, let uploadSize,
             let pointer = requestContext?.pointee
         else { return .NO }
@@ -23,7 +23,7 @@ enum MHDCallbacks {
         let isFirstCall = state.phase == .receivingHeaders
         return core.handle(
             connection, state, method: isFirstCall ? String(cString: method) : "",
-            version: isFirstCall ? version.map { String(cString: $0) } ?? "" : "", uploadSize: uploadSize)
+            version: isFirstCall ? version.map { String(cString: $0) } ?? "" : "", uploadData: uploadData, uploadSize: uploadSize)
     }
 
     static let completed: MHD_RequestCompletedCallback = { cls, _, requestContext, termination in

@@ -11,18 +11,21 @@ public struct Request: Sendable {
     public var headers: HTTPHeaders
     /// Values of the matched route's `{name}` segments.
     public var parameters: [String: String] = [:]
+    /// The body as received, at most the server's body limit; empty when none was sent.
+    public var body: [UInt8]
 
     /// A request from its decoded parts, e.g. in a test.
-    public init(method: HTTPMethod, path: String, query: [QueryItem] = [], headers: HTTPHeaders = [:]) {
+    public init(method: HTTPMethod, path: String, query: [QueryItem] = [], headers: HTTPHeaders = [:], body: [UInt8] = []) {
         self.method = method
         self.path = path
         self.query = query
         self.headers = headers
+        self.body = body
     }
 
     /// Parses a request target as sent on the request line, e.g. `/feed?add=checkup`.
     /// - Throws: a 400 `HTTPError` when the path or query is malformed.
-    public init(method: HTTPMethod, target: String, headers: HTTPHeaders = [:]) throws(HTTPError) {
+    public init(method: HTTPMethod, target: String, headers: HTTPHeaders = [:], body: [UInt8] = []) throws(HTTPError) {
         let questionMark = target.firstIndex(of: "?")
         let rawPath = target[..<(questionMark ?? target.endIndex)]
         guard rawPath.hasPrefix("/"), let path = PercentDecoding.decode(rawPath, plusIsSpace: false) else {
@@ -32,7 +35,7 @@ public struct Request: Sendable {
         if let questionMark {
             query = try QueryItem.parse(target[target.index(after: questionMark)...])
         }
-        self.init(method: method, path: path, query: query, headers: headers)
+        self.init(method: method, path: path, query: query, headers: headers, body: body)
     }
 
     /// Every value given for `name`, in order.

@@ -26,7 +26,8 @@ final class RequestState: @unchecked Sendable {
     let startedAt: UInt64
     var phase = Phase.receivingHeaders
     var method = HTTPMethod.get
-    var bodyBytes = 0
+    /// The request body as it arrives, at most the configured limit.
+    var body: [UInt8] = []
     var status = 0
     var sentBytes: UInt64 = 0
     /// The answer's timing, repeated in the access log.

@@ -44,7 +44,8 @@ final class ServerCore: Sendable {
     }
 
     func handle(
-        _ connection: OpaquePointer, _ state: RequestState, method: String, version: String, uploadSize: UnsafeMutablePointer<Int>
+        _ connection: OpaquePointer, _ state: RequestState, method: String, version: String,
+        uploadData: UnsafePointer<CChar>?, uploadSize: UnsafeMutablePointer<Int>
     ) -> MHD_Result {
         switch state.phase {
         case .receivingHeaders:
@@ -58,10 +59,14 @@ final class ServerCore: Sendable {
             }
             return .YES
         case .receivingBody where uploadSize.pointee > 0:
-            state.bodyBytes += uploadSize.pointee
+            let count = uploadSize.pointee
             uploadSize.pointee = 0
             // A chunked body that grows too large can no longer be answered: close.
-            return state.bodyBytes <= configuration.requestBodyLimit ? .YES : .NO
+            guard state.body.count + count <= configuration.requestBodyLimit, let uploadData else { return .NO }
+            uploadData.withMemoryRebound(to: UInt8.self, capacity: count) {
+                state.body.append(contentsOf: UnsafeBufferPointer(start: $0, count: count))
+            }
+            return .YES
         case .receivingBody:
             return dispatch(connection, state)
         case .waiting:
@@ -112,7 +117,7 @@ final class ServerCore: Sendable {
     private func dispatch(_ connection: OpaquePointer, _ state: RequestState) -> MHD_Result {
         let request: Request
         do {
-            request = try Request(method: state.method, target: state.target, headers: Self.headers(of: connection))
+            request = try Request(method: state.method, target: state.target, headers: Self.headers(of: connection), body: state.body)
         } catch {
             return queue(error.response(), on: connection, state)
         }

@@ -39,6 +39,11 @@ public protocol ComposedPage: Sendable {
     /// Query items every link of the page keeps, e.g. the date. None by default.
     func linkContext(_ context: Context) -> [PageAddress.QueryPair]
 
+    /// The layout the user saved, shown when the query lists no `sections`
+    /// (`add` and `remove` still apply to it); none by default. A page that
+    /// cannot read it should log and return `nil`: the defaults show.
+    func savedLayout(for context: Context) async -> [SectionID]?
+
     /// The page controller with a child for each of the plan's sections.
     /// The default is a `StackPageController` of the catalog's sections.
     func makePage(_ setup: SectionSetup<Context>) -> StackPageController
@@ -48,6 +53,8 @@ extension ComposedPage {
     public func linkContext(_ context: Context) -> [PageAddress.QueryPair] { [] }
 
     public var heading: String? { nil }
+
+    public func savedLayout(for context: Context) async -> [SectionID]? { nil }
 
     public func makePage(_ setup: SectionSetup<Context>) -> StackPageController {
         let page = StackPageController(id: SectionID(name), title: title)
@@ -63,11 +70,11 @@ extension ComposedPage {
         PageAddress(path: path, context: linkContext(context))
     }
 
-    /// The composition a request asks for.
+    /// The composition a request asks for, starting from `saved` when its query lists no sections.
     /// - Throws: a 400 `HTTPError` naming the unknown sections, with the valid ones as its detail.
-    public func plan(from request: Request) throws(HTTPError) -> CompositionPlan {
+    public func plan(from request: Request, saved: [SectionID]? = nil) throws(HTTPError) -> CompositionPlan {
         do {
-            return try CompositionPlan(catalog: catalog.sections, query: request.query.lazy.map { ($0.name, $0.value) })
+            return try CompositionPlan(catalog: catalog.sections, query: request.query.lazy.map { ($0.name, $0.value) }, saved: saved)
         } catch {
             throw HTTPError(.badRequest, error.description, detail: ValidSections(error.validIDs))
         }

@@ -17,6 +17,8 @@ extension PageDescription {
                     json.string(entry.title)
                 }
             }
+            json.key("layout")
+            json.string(layout)
             json.key("page")
             json.string(page)
             json.key("sections")

@@ -26,8 +26,7 @@ struct PageRoutes<Page: ComposedPage>: Sendable {
 
     /// `GET /feed`: every section loaded concurrently, sent whole or streamed.
     func fullPage(_ request: Request) async throws(HTTPError) -> Response {
-        let plan = try page.plan(from: request)
-        let context = try page.context(from: request)
+        let (context, plan) = try await compose(request)
         switch try delivery(for: request) {
         case .whole: return await wholePage(plan: plan, context: context)
         case .inOrder: return streamedPage(plan: plan, context: context, order: .pageOrder)
@@ -92,8 +91,8 @@ struct PageRoutes<Page: ComposedPage>: Sendable {
             let valid = catalog.ids.map(\.rawValue).joined(separator: ", ")
             throw HTTPError(.notFound, "The \(page.name) has no section '\(id)'. Valid sections: \(valid).", detail: ValidSections(catalog.ids))
         }
-        let plan = try page.plan(from: request).adding(id)
-        let controller = makePage(plan: plan, context: try page.context(from: request))
+        let (context, plan) = try await compose(request)
+        let controller = makePage(plan: plan.adding(id), context: context)
         guard let section = controller.children.first(where: { $0.id == id }) else {
             throw HTTPError(.notFound, "The section '\(id)' is not on this page.")
         }
@@ -106,11 +105,19 @@ struct PageRoutes<Page: ComposedPage>: Sendable {
     /// `GET /api/feed/sections`: the composition as JSON, each section with
     /// the status of its load.
     func description(_ request: Request) async throws(HTTPError) -> Response {
-        let plan = try page.plan(from: request)
-        let context = try page.context(from: request)
+        let (context, plan) = try await compose(request)
         let report = await makePage(plan: plan, context: context).loadTree(site.settings.loadOptions)
         log(report)
         return .json(PageDescription(plan: plan, address: page.address(context), report: report), pretty: request.hasQueryItem("pretty"))
+    }
+
+    /// The request's context, and its composition on top of the user's saved layout.
+    private func compose(_ request: Request) async throws(HTTPError) -> (Page.Context, CompositionPlan) {
+        let context = try page.context(from: request)
+        // Read even when the query lists its sections: links back to the bare
+        // page must know that it shows the saved layout.
+        let saved = await page.savedLayout(for: context)
+        return (context, try page.plan(from: request, saved: saved))
     }
 
     private func makePage(plan: CompositionPlan, context: Page.Context) -> StackPageController {

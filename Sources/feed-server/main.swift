@@ -29,17 +29,31 @@ for (section, fault) in options.simulatedFaults.sorted(by: { $0.key < $1.key }) 
     Logger.standardError.log("feed-server: SIMULATING \(fault) for section \(section)")
 }
 
+let data: AppData
+do {
+    data = try await AppData.open(options.database, connections: options.databaseConnections, seed: options.seed)
+} catch {
+    Logger.standardError.log("feed-server: \(error)")
+    exit(2)
+}
+guard !data.users.isEmpty else {
+    Logger.standardError.log("feed-server: the database has no users; start once without --no-seed to add the demo users")
+    exit(2)
+}
+
 let server: Server
 do {
-    let router = try buildRouter(publicDirectory: options.publicDirectory, settings: options.appSettings)
+    let router = try buildRouter(publicDirectory: options.publicDirectory, data: data, settings: options.appSettings)
     server = try Server.start(options.serverConfiguration, responder: router)
 } catch {
     Logger.standardError.log("feed-server: \(error)")
     exit(2)
 }
 
+Logger.standardError.log("feed-server: data in \(options.database)")
 Logger.standardError.log("feed-server: listening on http://\(options.host):\(server.port)/feed")
 let signal = TerminationSignals.wait()
 Logger.standardError.log("feed-server: signal \(signal), stopping")
 server.stop()
+data.pool?.close()
 exit(0)

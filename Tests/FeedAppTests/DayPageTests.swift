@@ -52,7 +52,7 @@ struct DayPageTests {
     @Test("The page's children all show the date the calendar chose", arguments: ["2024-02-29", "2026-01-01", "2030-12-31"])
     func reloadThroughTheParent(date: String) throws {
         let day = try #require(Day(iso: date))
-        let page = DayPage(store: DemoDayStore())
+        let page = DayPage(store: MemoryStore(), user: UserID(1))
         let setup = SectionSetup(context: day, plan: CompositionPlan(catalog: page.catalog.sections), address: page.address(day))
         let controller = try #require(page.makePage(setup) as? DayPageController)
         #expect(controller.date == day)

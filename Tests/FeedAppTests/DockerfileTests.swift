@@ -13,6 +13,9 @@ struct DockerfileTests {
     /// The libraries of those libraries come with the packages' own dependencies.
     static let linkedLibraries: [String: String] = [
         "libmicrohttpd.so.12": "libmicrohttpd12",
+        "libsqlite3.so.0": "libsqlite3-0",
+        "libpq.so.5": "libpq5",
+        "libsodium.so.23": "libsodium23",
         "libstdc++.so.6": "libstdc++6",
         "libgcc_s.so.1": "libgcc-s1",
         "libm.so.6": "libc6",

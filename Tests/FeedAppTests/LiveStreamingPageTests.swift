@@ -8,7 +8,7 @@ import Testing
 struct LiveStreamingPageTests {
     private func router(_ store: ControlledFeedStore, timeout: Duration = .seconds(30)) throws -> Router {
         try buildRouter(
-            publicDirectory: AppHarness.publicDirectory, feedStore: store,
+            publicDirectory: AppHarness.publicDirectory, data: AppData.memory().replacingFeed(with: store),
             settings: AppSettings(sectionTimeout: timeout), logger: LogCollector().logger)
     }
 

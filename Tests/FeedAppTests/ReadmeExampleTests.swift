@@ -11,15 +11,17 @@ final class SavingsGoalSection: SectionController, CatalogSection {
     static let id: SectionID = "savings-goal"
     static let title = "Savings goal"
     private let store: any FeedStore
+    private let user: UserID
     private var accounts: [Account] = []
 
-    init(store: any FeedStore) {
+    init(store: any FeedStore, user: UserID) {
         self.store = store
+        self.user = user
         super.init(id: Self.id, title: Self.title)
     }
 
     override func makeLoad() -> SectionLoad? {
-        SectionLoad({ [store] in try await store.accounts() }) { self.accounts = $0 }
+        SectionLoad({ [store, user] in try await store.accounts(of: user) }) { self.accounts = $0 }
     }
 
     override func render(into html: inout HTMLWriter) {
@@ -38,9 +40,9 @@ struct GoalsPage: ComposedPage {
     let title = "Goals"
     let catalog: PageCatalog<Void>
 
-    init(store: any FeedStore) {
+    init(store: any FeedStore, user: UserID) {
         catalog = PageCatalog(
-            [.section(SavingsGoalSection.self) { _ in SavingsGoalSection(store: store) }],
+            [.section(SavingsGoalSection.self) { _ in SavingsGoalSection(store: store, user: user) }],
             defaults: [SavingsGoalSection.self]
         )
     }
@@ -50,7 +52,7 @@ struct GoalsPage: ComposedPage {
 struct ReadmeExampleTests {
     @Test("The section renders alone with the data a test gives it")
     func rendersAlone() async {
-        let rendered = await RenderedSection.render(SavingsGoalSection(store: DemoFeedStore()))
+        let rendered = await RenderedSection.render(SavingsGoalSection(store: MemoryStore(), user: UserID(1)))
         #expect(rendered.status == .ok)
         #expect(rendered.content.contains("$12,500.00 of $20,000.00 saved"))
         #expect(rendered.content.contains(#"<progress value="62" max="100">62%</progress>"#))
@@ -61,7 +63,7 @@ struct ReadmeExampleTests {
     func servedAsAPage() async throws {
         let site = Site(name: "Sectional", head: DocumentHead(language: "en"), home: .init(path: "/goals", label: "Back"))
         var router = Router(logger: LogCollector().logger)
-        router.addPage(GoalsPage(store: DemoFeedStore()), in: site)
+        router.addPage(GoalsPage(store: MemoryStore(), user: UserID(1)), in: site)
         let client = InProcessClient(router)
         #expect(try await client.get("/goals").bodyText.contains("of $20,000.00 saved"))
         #expect(try await client.get("/goals/sections/savings-goal").status == .ok)

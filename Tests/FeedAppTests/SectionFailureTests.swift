@@ -6,11 +6,15 @@ import Testing
 /// A store whose credit bureau is down.
 struct BrokenCreditStore: FeedStore {
     struct BureauDown: Error {}
-    let demo = DemoFeedStore()
-    func accounts() async throws -> [Account] { try await demo.accounts() }
-    func alerts() async throws -> [FeedAlert] { try await demo.alerts() }
-    func creditScore() async throws -> CreditScore { throw BureauDown() }
-    func recentTransactions(limit: Int) async throws -> [Transaction] { try await demo.recentTransactions(limit: limit) }
+    let demo = MemoryStore()
+    func accounts(of user: UserID) async throws -> [Account] { try await demo.accounts(of: user) }
+    func alerts(of user: UserID) async throws -> [FeedAlert] { try await demo.alerts(of: user) }
+    func creditScore(of user: UserID) async throws -> CreditScore { throw BureauDown() }
+    func recentTransactions(of user: UserID, limit: Int) async throws -> [Transaction] {
+        try await demo.recentTransactions(of: user, limit: limit)
+    }
+    func dismissAlert(_ id: Int, of user: UserID) async throws -> Bool { try await demo.dismissAlert(id, of: user) }
+    func restoreAlerts(of user: UserID) async throws -> Int { try await demo.restoreAlerts(of: user) }
 }
 
 @Suite("A failing section does not fail the page")

@@ -12,13 +12,13 @@ struct DayPage: ComposedPage {
     let catalog: PageCatalog<Day>
 
     /// Sections start on today; the calendar then chooses the asked-for date (see `makePage`).
-    init(store: any DayStore) {
+    init(store: any DayStore, user: UserID) {
         catalog = PageCatalog(
             [
                 .section(CalendarSection.self) { setup in CalendarSection(date: .today(), linkPlan: setup.plan) },
-                .section(SummarySection.self) { _ in SummarySection(store: store, date: .today()) },
-                .section(SleepSection.self) { _ in SleepSection(store: store, date: .today()) },
-                .section(WorkoutSection.self) { _ in WorkoutSection(store: store, date: .today()) },
+                .section(SummarySection.self) { _ in SummarySection(store: store, user: user, date: .today()) },
+                .section(SleepSection.self) { _ in SleepSection(store: store, user: user, date: .today()) },
+                .section(WorkoutSection.self) { _ in WorkoutSection(store: store, user: user, date: .today()) },
             ],
             defaults: [CalendarSection.self, SummarySection.self, SleepSection.self, WorkoutSection.self]
         )

@@ -30,14 +30,19 @@ public struct FeedAlert: Sendable, Equatable {
         }
     }
 
+    /// The database's id: the dismiss form names it.
+    public var id: Int
     public var severity: Severity
     public var title: String
     public var text: String
+    public var isDismissed: Bool
 
-    public init(severity: Severity, title: String, text: String) {
+    public init(id: Int, severity: Severity, title: String, text: String, isDismissed: Bool = false) {
+        self.id = id
         self.severity = severity
         self.title = title
         self.text = text
+        self.isDismissed = isDismissed
     }
 }
 

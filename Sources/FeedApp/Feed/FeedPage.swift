@@ -1,11 +1,14 @@
 import HTTPServer
 import Sectional
+import SectionalSecurity
 import SectionalServer
 
 /// The finance feed: balances, alerts and credit score by default; recent
-/// activity and the check-up on request.
+/// activity and the check-up on request; the user's saved layout instead
+/// of the defaults when there is one.
 struct FeedPage: ComposedPage {
     struct Context: Sendable {
+        var forms: FormContext
         var checkupAnswers: [String: String]
     }
 
@@ -14,15 +17,25 @@ struct FeedPage: ComposedPage {
     let heading: String? = "Your feed"
     let quiz = CheckupQuiz.standard
     let catalog: PageCatalog<Context>
+    private let layouts: any LayoutStore
+    private let user: UserID
+    private let formGuard: FormGuard
+    private let logger: Logger
 
-    init(store: any FeedStore) {
+    init(store: any FeedStore, layouts: any LayoutStore, user: UserID, formGuard: FormGuard, logger: Logger = .standardError) {
         let quiz = quiz
+        self.layouts = layouts
+        self.user = user
+        self.formGuard = formGuard
+        self.logger = logger
         catalog = PageCatalog(
             [
-                .section(BalancesSection.self) { _ in BalancesSection(store: store) },
-                .section(AlertsSection.self) { _ in AlertsSection(store: store) },
-                .section(CreditScoreSection.self) { _ in CreditScoreSection(store: store) },
-                .section(RecentActivitySection.self) { _ in RecentActivitySection(store: store) },
+                .section(BalancesSection.self) { setup in BalancesSection(store: store, user: setup.context.forms.user) },
+                .section(AlertsSection.self) { setup in
+                    AlertsSection(store: store, forms: setup.context.forms, back: setup.address.url(for: setup.plan))
+                },
+                .section(CreditScoreSection.self) { setup in CreditScoreSection(store: store, user: setup.context.forms.user) },
+                .section(RecentActivitySection.self) { setup in RecentActivitySection(store: store, user: setup.context.forms.user) },
                 .section(CheckupSection.self) { setup in
                     CheckupSection(
                         quiz: quiz, answers: setup.context.checkupAnswers, formAction: setup.address.path,
@@ -34,6 +47,50 @@ struct FeedPage: ComposedPage {
     }
 
     func context(from request: Request) throws(HTTPError) -> Context {
-        Context(checkupAnswers: try quiz.answers(from: request.queryValues("checkup")))
+        Context(forms: FormContext(user: user, formGuard: formGuard), checkupAnswers: try quiz.answers(from: request.queryValues("checkup")))
+    }
+
+    func savedLayout(for context: Context) async -> [SectionID]? {
+        do {
+            return try await layouts.savedLayout(of: context.forms.user, page: name)
+        } catch {
+            logger.log("feed: the saved layout could not be read, showing the defaults: \(error)")
+            return nil
+        }
+    }
+
+    func makePage(_ setup: SectionSetup<Context>) -> StackPageController {
+        let page = FeedPageController(forms: setup.context.forms)
+        page.addSections(from: catalog, setup)
+        return page
+    }
+}
+
+/// The feed's stack, with a bar under it that saves the composition shown
+/// as the user's layout or resets it.
+final class FeedPageController: StackPageController {
+    private let forms: FormContext
+
+    init(forms: FormContext) {
+        self.forms = forms
+        super.init(id: "feed", title: "Feed")
+    }
+
+    override func renderClosing(into html: inout HTMLWriter) {
+        super.renderClosing(into: &html)
+        guard let plan else { return }
+        let hasSavedLayout = plan.baseIDs != plan.catalog.defaultIDs
+        let status =
+            !plan.isDefault ? "This layout is not saved." : hasSavedLayout ? "Showing your saved layout." : "Showing the default layout."
+        aside(.class("layout-bar"), .aria("label", "Layout")) {
+            p(.class("quiet")) { status }
+            PostForm(
+                action: FeedWrites.saveLayoutPath, token: forms.token(for: FeedWrites.saveLayoutPath),
+                hidden: [("sections", plan.sectionIDs.map(\.rawValue).joined(separator: ","))], label: "Save this layout")
+            if hasSavedLayout {
+                PostForm(
+                    action: FeedWrites.resetLayoutPath, token: forms.token(for: FeedWrites.resetLayoutPath), label: "Reset to the default layout")
+            }
+        }.render(into: &html)
     }
 }

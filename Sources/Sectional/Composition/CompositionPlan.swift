@@ -5,28 +5,50 @@
 /// - `add=c` appends sections not already shown; `remove=a` drops them.
 ///   Removal wins over addition; removing an absent section does nothing.
 /// - Duplicates collapse to the first; any unknown id is an error naming the valid ones.
+/// - Without `sections`, the list starts from the base layout: a layout the
+///   user saved, else the catalog's defaults.
 public struct CompositionPlan: Sendable, Equatable {
+    /// Where the list the query starts from came from.
+    public enum Layout: String, Sendable {
+        /// The catalog's defaults.
+        case `default`
+        /// A layout the user saved.
+        case saved
+        /// The query's `sections`.
+        case query
+    }
+
     /// The sections the plan chooses from.
     public let catalog: SectionCatalog
     /// The sections shown, in order.
     public let sectionIDs: [SectionID]
+    /// What the page shows when its query says nothing: links to it need no `sections`.
+    public let baseIDs: [SectionID]
+    /// Where the list came from before `add` and `remove`.
+    public let layout: Layout
 
     /// The catalog's default composition.
     public init(catalog: SectionCatalog) {
-        self.init(catalog: catalog, sectionIDs: catalog.defaultIDs)
+        self.init(catalog: catalog, sectionIDs: catalog.defaultIDs, baseIDs: catalog.defaultIDs, layout: .default)
     }
 
-    init(catalog: SectionCatalog, sectionIDs: [SectionID]) {
+    init(catalog: SectionCatalog, sectionIDs: [SectionID], baseIDs: [SectionID], layout: Layout) {
         self.catalog = catalog
         self.sectionIDs = sectionIDs
+        self.baseIDs = baseIDs
+        self.layout = layout
     }
 
     /// The names of the query items that drive composition.
     public static let queryNames: Set<String> = ["sections", "add", "remove"]
 
-    /// Reads `sections`, `add` and `remove` from query items; others are ignored.
-    /// - Throws: `CompositionError` when an id is not in the catalog.
-    public init(catalog: SectionCatalog, query: some Sequence<(name: String, value: String)>) throws(CompositionError) {
+    /// Reads `sections`, `add` and `remove` from query items; others are
+    /// ignored. Without `sections`, starts from `saved` (ids no longer in the
+    /// catalog dropped) when given, else from the catalog's defaults.
+    /// - Throws: `CompositionError` when an id of the query is not in the catalog.
+    public init(
+        catalog: SectionCatalog, query: some Sequence<(name: String, value: String)>, saved: [SectionID]? = nil
+    ) throws(CompositionError) {
         var listed: [SectionID]?
         var added: [SectionID] = []
         var removed: [SectionID] = []
@@ -43,8 +65,17 @@ public struct CompositionPlan: Sendable, Equatable {
         guard unknown.isEmpty else {
             throw CompositionError(unknownIDs: unknown.uniqued(), validIDs: catalog.ids)
         }
-        let shown = ((listed ?? catalog.defaultIDs) + added).uniqued().filter { !removed.contains($0) }
-        self.init(catalog: catalog, sectionIDs: shown)
+        let savedIDs = saved.map { $0.filter(catalog.contains).uniqued() }
+        let base = savedIDs ?? catalog.defaultIDs
+        let shown = ((listed ?? base) + added).uniqued().filter { !removed.contains($0) }
+        let layout: Layout = listed != nil ? .query : savedIDs != nil ? .saved : .default
+        self.init(catalog: catalog, sectionIDs: shown, baseIDs: base, layout: layout)
+    }
+
+    /// Plans are equal when they show the same sections from the same base;
+    /// where the list came from (`layout`) does not change what is shown.
+    public static func == (lhs: CompositionPlan, rhs: CompositionPlan) -> Bool {
+        lhs.catalog == rhs.catalog && lhs.sectionIDs == rhs.sectionIDs && lhs.baseIDs == rhs.baseIDs
     }
 
     /// Catalog sections not shown, in catalog order: the ones a page offers to add.
@@ -54,18 +85,18 @@ public struct CompositionPlan: Sendable, Equatable {
 
     /// The plan without `id`; the same plan when `id` is not shown.
     public func removing(_ id: SectionID) -> CompositionPlan {
-        CompositionPlan(catalog: catalog, sectionIDs: sectionIDs.filter { $0 != id })
+        CompositionPlan(catalog: catalog, sectionIDs: sectionIDs.filter { $0 != id }, baseIDs: baseIDs, layout: layout)
     }
 
     /// The plan with `id` added last; the same plan when `id` is already shown.
     public func adding(_ id: SectionID) -> CompositionPlan {
-        sectionIDs.contains(id) ? self : CompositionPlan(catalog: catalog, sectionIDs: sectionIDs + [id])
+        sectionIDs.contains(id) ? self : CompositionPlan(catalog: catalog, sectionIDs: sectionIDs + [id], baseIDs: baseIDs, layout: layout)
     }
 
-    /// Whether the page shows its catalog's default sections, in order.
-    public var isDefault: Bool { sectionIDs == catalog.defaultIDs }
+    /// Whether the page shows its base layout (saved, else the catalog's defaults), in order.
+    public var isDefault: Bool { sectionIDs == baseIDs }
 
-    /// The canonical query items: none for the default list, else one
+    /// The canonical query items: none for the base layout, else one
     /// `sections` item listing every id (empty when none is shown).
     public var queryItems: [(name: String, value: String)] {
         isDefault ? [] : [("sections", sectionIDs.map(\.rawValue).joined(separator: ","))]

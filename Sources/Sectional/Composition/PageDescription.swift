@@ -28,6 +28,8 @@ public struct PageDescription: Codable, Sendable, Equatable {
 
     /// The page's canonical URL.
     public var page: String
+    /// Where the list of sections started: `default`, `saved` (the user's layout) or `query`.
+    public var layout: String
     /// The sections shown, top first.
     public var sections: [Section]
     /// Sections the page could add.
@@ -36,6 +38,7 @@ public struct PageDescription: Codable, Sendable, Equatable {
     /// Describes `plan` at `address`; with `report`, each section says how its load went.
     public init(plan: CompositionPlan, address: PageAddress, report: LoadReport? = nil) {
         page = address.url(for: plan)
+        layout = plan.layout.rawValue
         sections = plan.sectionIDs.enumerated().map { index, id in
             Section(
                 id: id, title: plan.catalog.title(of: id) ?? id.rawValue, position: index + 1,

@@ -16,12 +16,14 @@ struct AppHarness {
     let client: InProcessClient
     private let log = LogCollector()
 
+    /// The app on `data` (the seed data in memory unless given), its feed
+    /// read from `feedStore` when given.
     init(
-        feedStore: any FeedStore = DemoFeedStore(), dayStore: any DayStore = DemoDayStore(), settings: AppSettings = .patient,
+        data: AppData = .memory(), feedStore: (any FeedStore)? = nil, settings: AppSettings = .patient,
         clock: any Clock<Duration> = ContinuousClock()
     ) throws {
         router = try buildRouter(
-            publicDirectory: Self.publicDirectory, feedStore: feedStore, dayStore: dayStore,
+            publicDirectory: Self.publicDirectory, data: feedStore.map { data.replacingFeed(with: $0) } ?? data,
             settings: settings, clock: clock, logger: log.logger)
         client = InProcessClient(router)
     }
@@ -37,6 +39,13 @@ struct AppHarness {
     /// The answer as the router gives it, a streamed body still unread.
     func answer(_ target: String, method: HTTPMethod = .get) async throws -> Response {
         try await client.answer(method, target)
+    }
+}
+
+extension AppData {
+    /// The same data with the feed read from `store`.
+    func replacingFeed(with store: any FeedStore) -> AppData {
+        AppData(feed: store, day: day, layouts: layouts, users: users, formKey: formKey, pool: pool)
     }
 }
 

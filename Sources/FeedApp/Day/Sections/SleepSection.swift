@@ -5,21 +5,26 @@ final class SleepSection: SectionController, CatalogSection, DaySection {
     static let id: SectionID = "sleep"
     static let title = "Sleep"
     private let store: any DayStore
+    private let user: UserID
     var date: Day
     private var night: Night?
 
-    init(store: any DayStore, date: Day) {
+    init(store: any DayStore, user: UserID, date: Day) {
         self.store = store
+        self.user = user
         self.date = date
         super.init(id: Self.id, title: Self.title)
     }
 
     override func makeLoad() -> SectionLoad? {
-        SectionLoad({ [store, date] in try await store.sleep(on: date) }) { self.night = $0 }
+        SectionLoad({ [store, user, date] in try await store.sleep(of: user, on: date) }) { self.night = $0 }
     }
 
     override func render(into html: inout HTMLWriter) {
-        guard let night else { return }
+        guard let night else {
+            p(.class("quiet")) { "No sleep recorded for this night." }.render(into: &html)
+            return
+        }
         let bedtime = (night.bedtimeMinutes + 24 * 60) % (24 * 60)
         dl(.class("stats")) {
             dt { "Asleep" }; dd { "\(night.minutesAsleep / 60) h \(night.minutesAsleep % 60) min" }

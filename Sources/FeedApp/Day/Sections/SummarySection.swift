@@ -5,21 +5,26 @@ final class SummarySection: SectionController, CatalogSection, DaySection {
     static let id: SectionID = "summary"
     static let title = "Summary"
     private let store: any DayStore
+    private let user: UserID
     var date: Day
     private var summary: DaySummary?
 
-    init(store: any DayStore, date: Day) {
+    init(store: any DayStore, user: UserID, date: Day) {
         self.store = store
+        self.user = user
         self.date = date
         super.init(id: Self.id, title: Self.title)
     }
 
     override func makeLoad() -> SectionLoad? {
-        SectionLoad({ [store, date] in try await store.summary(on: date) }) { self.summary = $0 }
+        SectionLoad({ [store, user, date] in try await store.summary(of: user, on: date) }) { self.summary = $0 }
     }
 
     override func render(into html: inout HTMLWriter) {
-        guard let summary else { return }
+        guard let summary else {
+            p(.class("quiet")) { "No activity recorded for this day." }.render(into: &html)
+            return
+        }
         dl(.class("stats")) {
             dt { "Steps" }; dd { grouped(summary.steps) }
             dt { "Active minutes" }; dd { String(summary.activeMinutes) }

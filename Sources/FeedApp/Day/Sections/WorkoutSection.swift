@@ -5,17 +5,19 @@ final class WorkoutSection: SectionController, CatalogSection, DaySection {
     static let id: SectionID = "workout"
     static let title = "Workout"
     private let store: any DayStore
+    private let user: UserID
     var date: Day
     private var workout: Workout?
 
-    init(store: any DayStore, date: Day) {
+    init(store: any DayStore, user: UserID, date: Day) {
         self.store = store
+        self.user = user
         self.date = date
         super.init(id: Self.id, title: Self.title)
     }
 
     override func makeLoad() -> SectionLoad? {
-        SectionLoad({ [store, date] in try await store.workout(on: date) }) { self.workout = $0 }
+        SectionLoad({ [store, user, date] in try await store.workout(of: user, on: date) }) { self.workout = $0 }
     }
 
     override func render(into html: inout HTMLWriter) {

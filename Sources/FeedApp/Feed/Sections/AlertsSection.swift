@@ -1,41 +1,63 @@
 import Sectional
 
-/// Alerts, most severe first.
+/// Alerts, most severe first, each with a form that dismisses it; a form
+/// brings dismissed ones back.
 final class AlertsSection: SectionController, CatalogSection {
     static let id: SectionID = "alerts"
     static let title = "Alerts"
     private let store: any FeedStore
+    private let forms: FormContext
+    /// The page the forms return to once they have written.
+    private let back: String
     private var alerts: [FeedAlert] = []
+    private var dismissedCount = 0
 
-    init(store: any FeedStore) {
+    init(store: any FeedStore, forms: FormContext, back: String) {
         self.store = store
+        self.forms = forms
+        self.back = back
         super.init(id: Self.id, title: Self.title)
     }
 
     override func makeLoad() -> SectionLoad? {
-        SectionLoad({ [store] in try await store.alerts() }) { alerts in
+        SectionLoad({ [store, forms] in try await store.alerts(of: forms.user) }) { alerts in
             // Stable sort: equally severe alerts keep the store's order.
-            self.alerts = alerts.enumerated()
+            self.alerts = alerts.filter { !$0.isDismissed }.enumerated()
                 .sorted { ($0.element.severity, -$0.offset) > ($1.element.severity, -$1.offset) }
                 .map(\.element)
+            self.dismissedCount = alerts.count - self.alerts.count
         }
     }
 
     override func render(into html: inout HTMLWriter) {
         if alerts.isEmpty {
             p(.class("quiet")) { "No alerts. All is well." }.render(into: &html)
-            return
-        }
-        ul(.class("alerts")) {
-            for alert in alerts {
-                li(.class("alert alert-\(alert.severity.label.lowercased())")) {
-                    span(.class("badge")) { alert.severity.label }
-                    div {
-                        strong { alert.title }
-                        p { alert.text }
+        } else {
+            ul(.class("alerts")) {
+                for alert in alerts {
+                    li(.class("alert alert-\(alert.severity.label.lowercased())")) {
+                        span(.class("badge")) { alert.severity.label }
+                        div {
+                            strong { alert.title }
+                            p { alert.text }
+                        }
+                        writeForm(action: "/feed/alerts/\(alert.id)/dismiss", label: "Dismiss", accessibleLabel: "Dismiss \(alert.title)")
                     }
                 }
-            }
-        }.render(into: &html)
+            }.render(into: &html)
+        }
+        if dismissedCount > 0 {
+            writeForm(
+                action: "/feed/alerts/restore", label: dismissedCount == 1 ? "Show 1 dismissed alert" : "Show \(dismissedCount) dismissed alerts",
+                accessibleLabel: nil
+            ).render(into: &html)
+        }
+    }
+
+    /// A one-button form that posts with its token and the way back, refreshing this section in place with script.
+    private func writeForm(action: String, label: String, accessibleLabel: String?) -> PostForm {
+        PostForm(
+            action: action, token: forms.token(for: action), hidden: [("back", back)], label: label, accessibleLabel: accessibleLabel,
+            refreshes: Self.id, cssClass: "alert-action")
     }
 }

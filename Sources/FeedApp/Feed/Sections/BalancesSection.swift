@@ -5,15 +5,17 @@ final class BalancesSection: SectionController, CatalogSection {
     static let id: SectionID = "balances"
     static let title = "Balances"
     private let store: any FeedStore
+    private let user: UserID
     private var accounts: [Account] = []
 
-    init(store: any FeedStore) {
+    init(store: any FeedStore, user: UserID) {
         self.store = store
+        self.user = user
         super.init(id: Self.id, title: Self.title)
     }
 
     override func makeLoad() -> SectionLoad? {
-        SectionLoad({ [store] in try await store.accounts() }) { self.accounts = $0 }
+        SectionLoad({ [store, user] in try await store.accounts(of: user) }) { self.accounts = $0 }
     }
 
     override func render(into html: inout HTMLWriter) {

@@ -5,15 +5,17 @@ final class CreditScoreSection: SectionController, CatalogSection {
     static let id: SectionID = "credit-score"
     static let title = "Credit score"
     private let store: any FeedStore
+    private let user: UserID
     private var credit = CreditScore(score: 0, history: [])
 
-    init(store: any FeedStore) {
+    init(store: any FeedStore, user: UserID) {
         self.store = store
+        self.user = user
         super.init(id: Self.id, title: Self.title)
     }
 
     override func makeLoad() -> SectionLoad? {
-        SectionLoad({ [store] in try await store.creditScore() }) { self.credit = $0 }
+        SectionLoad({ [store, user] in try await store.creditScore(of: user) }) { self.credit = $0 }
     }
 
     override func render(into html: inout HTMLWriter) {

@@ -5,15 +5,17 @@ final class RecentActivitySection: SectionController, CatalogSection {
     static let id: SectionID = "recent-activity"
     static let title = "Recent activity"
     private let store: any FeedStore
+    private let user: UserID
     private var transactions: [Transaction] = []
 
-    init(store: any FeedStore) {
+    init(store: any FeedStore, user: UserID) {
         self.store = store
+        self.user = user
         super.init(id: Self.id, title: Self.title)
     }
 
     override func makeLoad() -> SectionLoad? {
-        SectionLoad({ [store] in try await store.recentTransactions(limit: 6) }) { self.transactions = $0 }
+        SectionLoad({ [store, user] in try await store.recentTransactions(of: user, limit: 6) }) { self.transactions = $0 }
     }
 
     override func render(into html: inout HTMLWriter) {

@@ -1,0 +1,7 @@
+// libsodium: random bytes, HMAC and constant-time comparison.
+#ifndef SECTIONAL_CSODIUM_SHIM_H
+#define SECTIONAL_CSODIUM_SHIM_H
+
+#include <sodium.h>
+
+#endif

@@ -1,0 +1,124 @@
+import FoundationEssentials
+import SectionalPostgres
+import SectionalSQL
+import SectionalSQLite
+import SectionalSecurity
+
+/// Where the app keeps its data: `--database sqlite:PATH`, `postgres://…` or `memory:`.
+public enum DatabaseLocation: Equatable, Sendable, CustomStringConvertible {
+    case sqlite(path: String)
+    case postgres(url: String)
+    case memory
+
+    /// A file under `./data/`, created on first start.
+    public static let defaultLocation = DatabaseLocation.sqlite(path: "data/sectional.sqlite")
+
+    /// Reads `sqlite:PATH`, `postgres://…` (or `postgresql://…`) or `memory:`; `nil` for anything else.
+    public init?(_ text: String) {
+        if text == "memory:" {
+            self = .memory
+        } else if text.hasPrefix("sqlite:"), text.count > "sqlite:".count {
+            self = .sqlite(path: String(text.dropFirst("sqlite:".count)))
+        } else if text.hasPrefix("postgres://") || text.hasPrefix("postgresql://"), text.count > "postgresql://".count - 1 {
+            self = .postgres(url: text)
+        } else {
+            return nil
+        }
+    }
+
+    /// As the start-up line names it; a PostgreSQL URL without its password.
+    public var description: String {
+        switch self {
+        case .sqlite(let path): "SQLite \(path)"
+        case .memory: "memory (seeded, not kept)"
+        case .postgres(let url):
+            if let at = url.lastIndex(of: "@"), let colon = url[url.index(url.startIndex, offsetBy: 13)..<at].lastIndex(of: ":") {
+                "PostgreSQL " + url[..<colon] + ":…" + url[at...]
+            } else {
+                "PostgreSQL \(url)"
+            }
+        }
+    }
+}
+
+/// The app's stores, opened, migrated and seeded, and the key its forms are signed with.
+public struct AppData: Sendable {
+    public let feed: any FeedStore
+    public let day: any DayStore
+    public let layouts: any LayoutStore
+    /// Everyone who can use the app, by id; until sign-in exists, pages show the first.
+    public let users: [User]
+    public let formKey: [UInt8]
+    /// The connections, when the data is in a database.
+    public let pool: ConnectionPool?
+
+    /// The seed data in memory.
+    public static func memory() -> AppData {
+        let store = MemoryStore()
+        return AppData(feed: store, day: store, layouts: store, users: store.users, formKey: FormGuard.newKey(), pool: nil)
+    }
+
+    /// Opens `location` with `connections` connections, applies pending
+    /// migrations and, when `seed` and the database has no users, the demo data.
+    /// - Throws: `DatabaseProblem`, one line saying what is wrong.
+    public static func open(_ location: DatabaseLocation, connections: Int, seed: Bool = true) async throws(DatabaseProblem) -> AppData {
+        let pool: ConnectionPool
+        do {
+            switch location {
+            case .memory: return memory()
+            case .sqlite(let path):
+                try createParentDirectory(of: path)
+                pool = try ConnectionPool(size: connections, dialect: .sqlite) { () throws(SQLError) in try SQLiteConnection(path: path) }
+            case .postgres(let url):
+                let withTimeout = url.contains("connect_timeout") ? url : url + (url.contains("?") ? "&" : "?") + "connect_timeout=5"
+                pool = try ConnectionPool(size: connections, dialect: .postgres) { () throws(SQLError) in try PostgresConnection(url: withTimeout) }
+            }
+        } catch let error as DatabaseProblem {
+            throw error
+        } catch {
+            throw DatabaseProblem("cannot open \(location): \(error)")
+        }
+        do {
+            let formKey = try await pool.run { db in
+                try db.migrate(Schema.migrations)
+                if seed { try Seeder.seedIfEmpty(db) }
+                return try Self.formKey(db)
+            }
+            let store = SQLStore(pool: pool)
+            return AppData(feed: store, day: store, layouts: store, users: try await store.users(), formKey: formKey, pool: pool)
+        } catch {
+            pool.close()
+            throw DatabaseProblem("cannot prepare \(location): \(error)")
+        }
+    }
+
+    /// The first user: whom pages show until sign-in exists.
+    public var defaultUser: UserID? { users.first?.id }
+
+    /// The form key every replica shares: made once, by whichever starts first.
+    private static func formKey(_ db: any SQLConnection) throws -> [UInt8] {
+        try db.transaction {
+            try db.execute(
+                "INSERT INTO secrets (name, value) VALUES ('form-key', $1) ON CONFLICT (name) DO NOTHING", [.text(Hex.encode(FormGuard.newKey()))])
+            let stored = try db.query("SELECT value FROM secrets WHERE name = 'form-key'", [])[0].text(0)
+            guard let key = Hex.decode(stored), key.count == 32 else { throw SQLError(code: "decode", message: "the stored form key is malformed") }
+            return key
+        }
+    }
+
+    private static func createParentDirectory(of path: String) throws(DatabaseProblem) {
+        guard let slash = path.lastIndex(of: "/"), slash != path.startIndex else { return }
+        let directory = String(path[..<slash])
+        do {
+            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        } catch {
+            throw DatabaseProblem("cannot create the directory \(directory) for the database")
+        }
+    }
+}
+
+/// Why the database could not be used at start: printed as one line, exit code 2.
+public struct DatabaseProblem: Error, CustomStringConvertible {
+    public let description: String
+    init(_ description: String) { self.description = description }
+}

@@ -1,0 +1,105 @@
+import Sectional
+import Synchronization
+
+/// The seed data in memory, writes included, gone when the process ends:
+/// `--database memory:`, for tests and for measuring the renderer apart
+/// from any database. Users get ids 1, 2, … in seed order.
+public final class MemoryStore: FeedStore, DayStore, LayoutStore, Sendable {
+    private struct UserData {
+        var alerts: [FeedAlert]
+        var layouts: [String: [SectionID]] = [:]
+    }
+
+    private let seed: [SeedUser]
+    private let state: Mutex<[UserData]>
+
+    public init(users: [SeedUser] = SeedData.users) {
+        seed = users
+        var nextAlert = 0
+        state = Mutex(
+            users.map { user in
+                UserData(
+                    alerts: user.alerts.map { alert in
+                        nextAlert += 1
+                        return FeedAlert(id: nextAlert, severity: alert.severity, title: alert.title, text: alert.text)
+                    })
+            })
+    }
+
+    public var users: [User] {
+        seed.enumerated().map { User(id: UserID($0.offset + 1), name: $0.element.name, displayName: $0.element.displayName) }
+    }
+
+    private func index(of user: UserID) -> Int? {
+        seed.indices.contains(user.rawValue - 1) ? user.rawValue - 1 : nil
+    }
+
+    private func seedUser(_ user: UserID) -> SeedUser? { index(of: user).map { seed[$0] } }
+
+    // MARK: Feed
+
+    public func accounts(of user: UserID) async throws -> [Account] { seedUser(user)?.accounts ?? [] }
+
+    public func alerts(of user: UserID) async throws -> [FeedAlert] {
+        guard let index = index(of: user) else { return [] }
+        return state.withLock { $0[index].alerts }
+    }
+
+    public func creditScore(of user: UserID) async throws -> CreditScore {
+        let history = seedUser(user)?.creditHistory ?? []
+        return CreditScore(score: history.last ?? 0, history: history)
+    }
+
+    public func recentTransactions(of user: UserID, limit: Int) async throws -> [Transaction] {
+        Array((seedUser(user)?.transactions ?? []).prefix(limit))
+    }
+
+    public func dismissAlert(_ id: Int, of user: UserID) async throws -> Bool {
+        guard let index = index(of: user) else { return false }
+        return state.withLock { users in
+            guard let alert = users[index].alerts.firstIndex(where: { $0.id == id }) else { return false }
+            users[index].alerts[alert].isDismissed = true
+            return true
+        }
+    }
+
+    public func restoreAlerts(of user: UserID) async throws -> Int {
+        guard let index = index(of: user) else { return 0 }
+        return state.withLock { users in
+            let dismissed = users[index].alerts.indices.filter { users[index].alerts[$0].isDismissed }
+            for alert in dismissed { users[index].alerts[alert].isDismissed = false }
+            return dismissed.count
+        }
+    }
+
+    // MARK: Layouts
+
+    public func savedLayout(of user: UserID, page: String) async throws -> [SectionID]? {
+        guard let index = index(of: user) else { return nil }
+        return state.withLock { $0[index].layouts[page] }
+    }
+
+    public func saveLayout(_ sections: [SectionID], of user: UserID, page: String) async throws {
+        guard let index = index(of: user) else { return }
+        state.withLock { $0[index].layouts[page] = sections }
+    }
+
+    public func resetLayout(of user: UserID, page: String) async throws -> Bool {
+        guard let index = index(of: user) else { return false }
+        return state.withLock { $0[index].layouts.removeValue(forKey: page) != nil }
+    }
+
+    // MARK: Day
+
+    public func summary(of user: UserID, on day: Day) async throws -> DaySummary? {
+        seedUser(user).flatMap { SeedData.summary(for: $0, on: day) }
+    }
+
+    public func sleep(of user: UserID, on day: Day) async throws -> Night? {
+        seedUser(user).flatMap { SeedData.sleep(for: $0, on: day) }
+    }
+
+    public func workout(of user: UserID, on day: Day) async throws -> Workout? {
+        seedUser(user).flatMap { SeedData.workout(for: $0, on: day) }
+    }
+}

@@ -1,0 +1,145 @@
+import Sectional
+import SectionalSQL
+
+/// The feed's, the day page's and the layouts' data on SQLite or
+/// PostgreSQL: the same SQL for both, each query scoped by user, run on
+/// the pool's threads.
+public final class SQLStore: FeedStore, DayStore, LayoutStore, Sendable {
+    public let pool: ConnectionPool
+
+    public init(pool: ConnectionPool) { self.pool = pool }
+
+    // MARK: Feed
+
+    public func accounts(of user: UserID) async throws -> [Account] {
+        try await pool.run { db in
+            try db.query(
+                "SELECT name, last_digits, balance_cents FROM accounts WHERE user_id = $1 ORDER BY position", [.int(user.rawValue)]
+            ).map { row throws(SQLError) in
+                Account(name: try row.text(0), lastDigits: try row.text(1), balance: Money(cents: try row.int(2)))
+            }
+        }
+    }
+
+    public func alerts(of user: UserID) async throws -> [FeedAlert] {
+        try await pool.run { db in
+            try db.query("SELECT id, severity, title, body, dismissed FROM alerts WHERE user_id = $1 ORDER BY id", [.int(user.rawValue)])
+                .map { row throws(SQLError) in
+                    FeedAlert(
+                        id: try row.int(0), severity: FeedAlert.Severity(rawValue: try row.int(1)) ?? .info, title: try row.text(2),
+                        text: try row.text(3), isDismissed: try row.bool(4))
+                }
+        }
+    }
+
+    public func creditScore(of user: UserID) async throws -> CreditScore {
+        try await pool.run { db in
+            let history = try db.query(
+                "SELECT score FROM credit_scores WHERE user_id = $1 ORDER BY month DESC LIMIT 12", [.int(user.rawValue)]
+            ).map { row throws(SQLError) in try row.int(0) }.reversed()
+            return CreditScore(score: history.last ?? 0, history: Array(history))
+        }
+    }
+
+    public func recentTransactions(of user: UserID, limit: Int) async throws -> [Transaction] {
+        try await pool.run { db in
+            try db.query(
+                "SELECT day, merchant, amount_cents FROM transactions WHERE user_id = $1 ORDER BY day DESC, id LIMIT $2",
+                [.int(user.rawValue), .int(limit)]
+            ).map { row throws(SQLError) in
+                Transaction(date: try Self.day(row, 0), merchant: try row.text(1), amount: Money(cents: try row.int(2)))
+            }
+        }
+    }
+
+    public func dismissAlert(_ id: Int, of user: UserID) async throws -> Bool {
+        try await pool.write { db in
+            try !db.query("UPDATE alerts SET dismissed = TRUE WHERE id = $1 AND user_id = $2 RETURNING id", [.int(id), .int(user.rawValue)])
+                .isEmpty
+        }
+    }
+
+    public func restoreAlerts(of user: UserID) async throws -> Int {
+        try await pool.write { db in
+            try db.query("UPDATE alerts SET dismissed = FALSE WHERE user_id = $1 AND dismissed RETURNING id", [.int(user.rawValue)]).count
+        }
+    }
+
+    // MARK: Layouts
+
+    public func savedLayout(of user: UserID, page: String) async throws -> [SectionID]? {
+        try await pool.run { db in
+            try db.query("SELECT sections FROM layouts WHERE user_id = $1 AND page = $2", [.int(user.rawValue), .text(page)]).first.map {
+                row throws(SQLError) in try row.text(0).split(separator: ",").map { SectionID(String($0)) }
+            }
+        }
+    }
+
+    public func saveLayout(_ sections: [SectionID], of user: UserID, page: String) async throws {
+        let list = sections.map(\.rawValue).joined(separator: ",")
+        try await pool.write { db in
+            try db.execute(
+                """
+                INSERT INTO layouts (user_id, page, sections) VALUES ($1, $2, $3)
+                ON CONFLICT (user_id, page) DO UPDATE SET sections = excluded.sections
+                """, [.int(user.rawValue), .text(page), .text(list)])
+        }
+    }
+
+    public func resetLayout(of user: UserID, page: String) async throws -> Bool {
+        try await pool.write { db in
+            try !db.query("DELETE FROM layouts WHERE user_id = $1 AND page = $2 RETURNING user_id", [.int(user.rawValue), .text(page)]).isEmpty
+        }
+    }
+
+    // MARK: Day
+
+    public func summary(of user: UserID, on day: Day) async throws -> DaySummary? {
+        try await pool.run { db in
+            try db.query(
+                "SELECT steps, active_minutes, calories FROM day_summaries WHERE user_id = $1 AND day = $2",
+                [.int(user.rawValue), .text(day.description)]
+            ).first.map { row throws(SQLError) in
+                DaySummary(steps: try row.int(0), activeMinutes: try row.int(1), calories: try row.int(2))
+            }
+        }
+    }
+
+    public func sleep(of user: UserID, on day: Day) async throws -> Night? {
+        try await pool.run { db in
+            try db.query(
+                "SELECT bedtime_minutes, minutes_asleep, quality FROM sleep_nights WHERE user_id = $1 AND day = $2",
+                [.int(user.rawValue), .text(day.description)]
+            ).first.map { row throws(SQLError) in
+                Night(bedtimeMinutes: try row.int(0), minutesAsleep: try row.int(1), quality: try row.int(2))
+            }
+        }
+    }
+
+    public func workout(of user: UserID, on day: Day) async throws -> Workout? {
+        try await pool.run { db in
+            try db.query(
+                "SELECT kind, minutes, metres, note FROM workouts WHERE user_id = $1 AND day = $2", [.int(user.rawValue), .text(day.description)]
+            ).first.map { row throws(SQLError) in
+                Workout(kind: try row.text(0), minutes: try row.int(1), metres: try row.optionalInt(2), note: try row.text(3))
+            }
+        }
+    }
+
+    // MARK: Users
+
+    /// Every user, by id.
+    public func users() async throws -> [User] {
+        try await pool.run { db in
+            try db.query("SELECT id, name, display_name FROM users ORDER BY id", []).map { row throws(SQLError) in
+                User(id: UserID(try row.int(0)), name: try row.text(1), displayName: try row.text(2))
+            }
+        }
+    }
+
+    private static func day(_ row: SQLRow, _ column: Int) throws(SQLError) -> Day {
+        let text = try row.text(column)
+        guard let day = Day(iso: text) else { throw SQLError(code: "decode", message: "'\(text)' is not a date") }
+        return day
+    }
+}

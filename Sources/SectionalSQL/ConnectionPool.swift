@@ -1,0 +1,215 @@
+import Dispatch
+import Synchronization
+
+/// A few dedicated threads, each with its own connection, that run
+/// database work for async callers.
+///
+/// Database calls block. Run on a libmicrohttpd worker they would stall
+/// every connection of that thread; run on Dispatch's global queues or in
+/// a plain task they would stall Swift's cooperative pool, which on Linux
+/// those share. Here a caller's task suspends on a continuation while a
+/// pool thread does the work, so loads run concurrently up to the pool's
+/// size and server threads never wait.
+///
+/// A caller cancelled before its work starts is answered at once and the
+/// work skipped; cancelled while it runs, the caller is answered at once
+/// and the statement interrupted (`sqlite3_interrupt`, `PQcancel`), which
+/// leaves the connection ready for the next caller.
+public final class ConnectionPool: Sendable {
+    /// How many connections, and so how many statements at once.
+    public let size: Int
+    public let dialect: SQLDialect
+    private let queue = Mutex(JobQueue())
+    private let jobsWaiting = DispatchSemaphore(value: 0)
+    private let threadsRunning = DispatchGroup()
+
+    private struct JobQueue {
+        var jobs: [PoolJob] = []
+        var head = 0
+        var closed = false
+
+        mutating func next() -> PoolJob? {
+            guard head < jobs.count else { return nil }
+            defer {
+                head += 1
+                if head == jobs.count { (jobs, head) = ([], 0) }  // drained: start over, keep the storage
+            }
+            return jobs[head]
+        }
+    }
+
+    /// Opens `size` connections, each on its own new thread, with `open`.
+    /// - Throws: the first connection's error when any cannot open; no thread is left behind.
+    public init(size: Int, dialect: SQLDialect, open: @escaping @Sendable () throws(SQLError) -> any SQLConnection) throws(SQLError) {
+        precondition(size > 0, "a pool needs at least one connection")
+        self.size = size
+        self.dialect = dialect
+        let failures = Mutex<[SQLError]>([])
+        let opened = DispatchSemaphore(value: 0)
+        for _ in 0..<size {
+            threadsRunning.enter()
+            PoolThread.start { [self] in
+                defer { threadsRunning.leave() }
+                let connection: any SQLConnection
+                do throws(SQLError) {
+                    connection = try open()
+                } catch {
+                    failures.withLock { $0.append(error) }
+                    opened.signal()
+                    return
+                }
+                opened.signal()
+                serve(connection)
+            }
+        }
+        for _ in 0..<size { opened.wait() }
+        if let failure = failures.withLock({ $0.first }) {
+            close()
+            throw failure
+        }
+    }
+
+    /// Runs `body` on a pool thread with that thread's connection.
+    /// - Throws: what `body` throws; `CancellationError` when the calling task is cancelled first.
+    public func run<T: Sendable>(_ body: @escaping @Sendable (any SQLConnection) throws -> T) async throws -> T {
+        let answer = Answer<T>()
+        let job = PoolJob(
+            work: { connection in answer.resume(with: Result { try body(connection) }) },
+            abandon: { error in answer.resume(with: .failure(error)) })
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { continuation in
+                answer.wait(with: continuation)
+                enqueue(job)
+            }
+        } onCancel: {
+            job.cancel()
+        }
+    }
+
+    /// Runs `body` in one write transaction on a pool thread.
+    public func write<T: Sendable>(_ body: @escaping @Sendable (any SQLConnection) throws -> T) async throws -> T {
+        try await run { connection in try connection.transaction { try body(connection) } }
+    }
+
+    /// Stops the threads once the work queued so far is done, closing
+    /// their connections; waits for them.
+    public func close() {
+        let alreadyClosed = queue.withLock { queue in
+            defer { queue.closed = true }
+            return queue.closed
+        }
+        guard !alreadyClosed else { return }
+        for _ in 0..<size { jobsWaiting.signal() }
+        threadsRunning.wait()
+    }
+
+    private func enqueue(_ job: PoolJob) {
+        let accepted = queue.withLock { queue in
+            guard !queue.closed else { return false }
+            queue.jobs.append(job)
+            return true
+        }
+        if accepted { jobsWaiting.signal() } else { job.fail(SQLError(code: "closed", message: "the database pool is closed")) }
+    }
+
+    /// A pool thread's life: take the next job, run it, until closed.
+    private func serve(_ connection: any SQLConnection) {
+        let interrupter = connection.makeInterrupter()
+        while true {
+            jobsWaiting.wait()
+            let (job, closed) = queue.withLock { queue in (queue.next(), queue.closed) }
+            guard let job else {
+                if closed { return }
+                continue
+            }
+            job.run(on: connection, interrupter: interrupter)
+        }
+    }
+}
+
+/// One caller's work: queued, running (interruptible) or done.
+private final class PoolJob: Sendable {
+    private enum State {
+        case queued, running(SQLInterrupter), cancelled, done
+    }
+
+    private let state = Mutex(State.queued)
+    private let work: @Sendable (any SQLConnection) -> Void
+    /// Answers the caller without the work: cancelled, or the pool closed.
+    private let abandon: @Sendable (any Error) -> Void
+
+    init(work: @escaping @Sendable (any SQLConnection) -> Void, abandon: @escaping @Sendable (any Error) -> Void) {
+        self.work = work
+        self.abandon = abandon
+    }
+
+    func run(on connection: any SQLConnection, interrupter: SQLInterrupter) {
+        let started = state.withLock { state in
+            guard case .queued = state else { return false }
+            state = .running(interrupter)
+            return true
+        }
+        guard started else { return }
+        work(connection)
+        // Done before the next job starts, so a late cancel cannot interrupt that one.
+        state.withLock { $0 = .done }
+    }
+
+    func cancel() {
+        state.withLock { state in
+            switch state {
+            case .queued: state = .cancelled
+            case .running(let interrupter): interrupter.interrupt()
+            case .cancelled, .done: return
+            }
+            abandon(CancellationError())
+        }
+    }
+
+    func fail(_ error: SQLError) {
+        state.withLock { $0 = .done }
+        abandon(error)
+    }
+}
+
+/// The caller's continuation, resumed once: by the work, or by cancellation
+/// first, whichever comes first; a result that arrives before the
+/// continuation is kept for it.
+private final class Answer<T: Sendable>: Sendable {
+    private enum State {
+        case empty
+        case waiting(CheckedContinuation<T, any Error>)
+        case ready(Result<T, any Error>)
+        case resumed
+    }
+
+    private let state = Mutex(State.empty)
+
+    func wait(with continuation: CheckedContinuation<T, any Error>) {
+        let ready: Result<T, any Error>? = state.withLock { state in
+            guard case .ready(let result) = state else {
+                state = .waiting(continuation)
+                return nil
+            }
+            state = .resumed
+            return result
+        }
+        if let ready { continuation.resume(with: ready) }
+    }
+
+    func resume(with result: Result<T, any Error>) {
+        let continuation: CheckedContinuation<T, any Error>? = state.withLock { state in
+            switch state {
+            case .empty:
+                state = .ready(result)
+                return nil
+            case .waiting(let continuation):
+                state = .resumed
+                return continuation
+            case .ready, .resumed:
+                return nil
+            }
+        }
+        continuation?.resume(with: result)
+    }
+}

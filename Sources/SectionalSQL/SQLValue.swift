@@ -1,0 +1,88 @@
+/// A value bound to a statement's `$1`, `$2`, … or read from a row.
+public enum SQLValue: Sendable, Hashable {
+    case null
+    case integer(Int64)
+    case text(String)
+}
+
+extension SQLValue: ExpressibleByIntegerLiteral, ExpressibleByStringLiteral, ExpressibleByBooleanLiteral {
+    public init(integerLiteral value: Int64) { self = .integer(value) }
+    public init(stringLiteral value: String) { self = .text(value) }
+    /// Booleans are bound as integers 0 and 1; PostgreSQL casts them where a column is `boolean`.
+    public init(booleanLiteral value: Bool) { self = .integer(value ? 1 : 0) }
+
+    /// An integer value.
+    public static func int(_ value: Int) -> SQLValue { .integer(Int64(value)) }
+}
+
+/// One row of a result: its columns by position, in the order the query selects them.
+///
+/// SQLite returns integers as integers; PostgreSQL (text protocol) returns
+/// every value as text. The accessors read either, so one query serves both.
+public struct SQLRow: Sendable, Equatable {
+    public let values: [SQLValue]
+
+    public init(_ values: [SQLValue]) { self.values = values }
+
+    /// The column at `index` as an integer.
+    /// - Throws: `SQLError` when it is NULL or not a number.
+    public func int(_ index: Int) throws(SQLError) -> Int {
+        switch values[index] {
+        case .integer(let value): return Int(value)
+        case .text(let text):
+            if let value = Int(text) { return value }
+        case .null: break
+        }
+        throw SQLError(code: "decode", message: "column \(index) is \(values[index]), not an integer")
+    }
+
+    /// The column at `index` as text; NULL reads as `nil`.
+    public func optionalText(_ index: Int) -> String? {
+        switch values[index] {
+        case .null: nil
+        case .text(let text): text
+        case .integer(let value): String(value)
+        }
+    }
+
+    /// The column at `index` as text.
+    /// - Throws: `SQLError` when it is NULL.
+    public func text(_ index: Int) throws(SQLError) -> String {
+        guard let text = optionalText(index) else { throw SQLError(code: "decode", message: "column \(index) is NULL") }
+        return text
+    }
+
+    /// The column at `index` as a boolean: SQLite's 0/1 or PostgreSQL's `t`/`f`.
+    public func bool(_ index: Int) throws(SQLError) -> Bool {
+        switch values[index] {
+        case .integer(let value): return value != 0
+        case .text("t"), .text("true"), .text("1"): return true
+        case .text("f"), .text("false"), .text("0"): return false
+        default: throw SQLError(code: "decode", message: "column \(index) is \(values[index]), not a boolean")
+        }
+    }
+
+    /// The column at `index` as an integer, or `nil` when NULL.
+    public func optionalInt(_ index: Int) throws(SQLError) -> Int? {
+        if case .null = values[index] { return nil }
+        return try int(index)
+    }
+}
+
+/// A failed statement, connection or decode, with the engine's code:
+/// SQLite's result code name or PostgreSQL's SQLSTATE.
+public struct SQLError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// `SQLITE_BUSY`, `23505`, `decode`, …
+    public var code: String
+    public var message: String
+
+    public init(code: String, message: String) {
+        self.code = code
+        self.message = message
+    }
+
+    /// The statement was stopped from another thread (a deadline passed).
+    public var isInterrupted: Bool { code == "SQLITE_INTERRUPT" || code == "57014" }
+
+    public var description: String { "\(message) [\(code)]" }
+}

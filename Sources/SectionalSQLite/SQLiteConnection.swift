@@ -1,0 +1,148 @@
+import CSQLite
+import SectionalSQL
+
+/// One SQLite connection, opened in WAL mode with foreign keys on and a
+/// busy timeout; its statements are prepared once and kept.
+///
+/// `synchronous=FULL`: in WAL mode every commit is synced before it is
+/// acknowledged, so a write the server has answered survives power loss,
+/// not just a crash of the process (`NORMAL` would risk the last commits).
+public final class SQLiteConnection: SQLConnection {
+    public let dialect = SQLDialect.sqlite
+    private let db: OpaquePointer
+    private var statements: [String: OpaquePointer] = [:]
+
+    /// Opens (creating if needed) the database at `path`; `:memory:` for a private one.
+    /// - Parameter busyTimeout: how long a write waits for another writer's lock.
+    public init(path: String, busyTimeoutMilliseconds: Int32 = 5_000) throws(SQLError) {
+        var handle: OpaquePointer?
+        let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
+        let status = sqlite3_open_v2(path, &handle, flags, nil)
+        guard status == SQLITE_OK, let handle else {
+            let message = handle.map { String(cString: sqlite3_errmsg($0)) } ?? String(cString: sqlite3_errstr(status))
+            sqlite3_close_v2(handle)
+            throw SQLError(code: Self.codeName(status), message: "cannot open \(path): \(message)")
+        }
+        db = handle
+        sqlite3_busy_timeout(db, busyTimeoutMilliseconds)
+        try executeScript("PRAGMA foreign_keys = ON; PRAGMA synchronous = FULL")
+        // WAL is a property of the file: set once, by whoever finds it unset
+        // (setting it while another connection opens can fail with BUSY).
+        if try query("PRAGMA journal_mode", []).first?.optionalText(0) != "wal" {
+            _ = try query("PRAGMA journal_mode = WAL", [])
+        }
+    }
+
+    deinit {
+        for statement in statements.values { sqlite3_finalize(statement) }
+        sqlite3_close_v2(db)
+    }
+
+    public func query(_ sql: String, _ parameters: [SQLValue]) throws(SQLError) -> [SQLRow] {
+        let statement = try prepared(sql)
+        defer {
+            sqlite3_reset(statement)
+            sqlite3_clear_bindings(statement)
+        }
+        for (offset, value) in parameters.enumerated() {
+            let index = Int32(offset + 1)
+            let status: Int32 =
+                switch value {
+                case .null: sqlite3_bind_null(statement, index)
+                case .integer(let number): sqlite3_bind_int64(statement, index, number)
+                case .text(let text): sqlite3_bind_text(statement, index, text, -1, sectional_sqlite_transient())
+                }
+            guard status == SQLITE_OK else { throw error(status) }
+        }
+        var rows: [SQLRow] = []
+        while true {
+            let status = sqlite3_step(statement)
+            if status == SQLITE_DONE { return rows }
+            guard status == SQLITE_ROW else { throw error(status) }
+            rows.append(row(of: statement))
+        }
+    }
+
+    public func executeScript(_ sql: String) throws(SQLError) {
+        var message: UnsafeMutablePointer<CChar>?
+        let status = sqlite3_exec(db, sql, nil, nil, &message)
+        guard status == SQLITE_OK else {
+            let text = message.map { String(cString: $0) } ?? String(cString: sqlite3_errmsg(db))
+            sqlite3_free(message)
+            throw SQLError(code: Self.codeName(status), message: text)
+        }
+    }
+
+    public func makeInterrupter() -> SQLInterrupter {
+        // sqlite3_interrupt is the one call safe from any thread while the
+        // connection is in use; the connection outlives its pool thread's jobs.
+        let handle = InterruptHandle(db)
+        return SQLInterrupter { sqlite3_interrupt(handle.db) }
+    }
+
+    private func prepared(_ sql: String) throws(SQLError) -> OpaquePointer {
+        if let statement = statements[sql] { return statement }
+        var statement: OpaquePointer?
+        let status = sqlite3_prepare_v3(db, Self.numberedParameters(sql), -1, UInt32(SQLITE_PREPARE_PERSISTENT), &statement, nil)
+        guard status == SQLITE_OK, let statement else { throw error(status) }
+        statements[sql] = statement
+        return statement
+    }
+
+    private func row(of statement: OpaquePointer) -> SQLRow {
+        SQLRow(
+            (0..<sqlite3_column_count(statement)).map { column in
+                switch sqlite3_column_type(statement, column) {
+                case SQLITE_NULL: return .null
+                case SQLITE_INTEGER: return .integer(sqlite3_column_int64(statement, column))
+                default:
+                    guard let text = sqlite3_column_text(statement, column) else { return .text("") }
+                    let count = Int(sqlite3_column_bytes(statement, column))
+                    return .text(String(decoding: UnsafeBufferPointer(start: text, count: count), as: UTF8.self))
+                }
+            })
+    }
+
+    private func error(_ status: Int32) -> SQLError {
+        SQLError(code: Self.codeName(status), message: String(cString: sqlite3_errmsg(db)))
+    }
+
+    /// Statements are written with PostgreSQL's `$1`; SQLite reads `$1` as
+    /// a *named* parameter numbered by first appearance, so `$2 … $1` would
+    /// swap values. `?1` is positional.
+    static func numberedParameters(_ sql: String) -> String {
+        var result = ""
+        result.reserveCapacity(sql.utf8.count)
+        var previous: Character = " "
+        for character in sql {
+            if character == "$" && !(previous.isLetter || previous.isNumber || previous == "_") {
+                result.append("?")
+            } else {
+                result.append(character)
+            }
+            previous = character
+        }
+        return result
+    }
+
+    static func codeName(_ status: Int32) -> String {
+        switch status & 0xFF {
+        case SQLITE_BUSY: "SQLITE_BUSY"
+        case SQLITE_LOCKED: "SQLITE_LOCKED"
+        case SQLITE_INTERRUPT: "SQLITE_INTERRUPT"
+        case SQLITE_CONSTRAINT: "SQLITE_CONSTRAINT"
+        case SQLITE_CANTOPEN: "SQLITE_CANTOPEN"
+        case SQLITE_READONLY: "SQLITE_READONLY"
+        case SQLITE_FULL: "SQLITE_FULL"
+        case SQLITE_CORRUPT: "SQLITE_CORRUPT"
+        case SQLITE_NOTADB: "SQLITE_NOTADB"
+        default: "SQLITE_\(status)"
+        }
+    }
+}
+
+/// The connection's handle, shared with the thread that may interrupt it.
+private struct InterruptHandle: @unchecked Sendable {
+    let db: OpaquePointer
+    init(_ db: OpaquePointer) { self.db = db }
+}

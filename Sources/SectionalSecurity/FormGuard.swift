@@ -1,0 +1,122 @@
+import CSodium
+import HTTPServer
+
+/// What keeps another site from writing through a signed-in visitor's
+/// browser: a `POST` must come from this site (`Sec-Fetch-Site`, `Origin`)
+/// and carry a token this server signed for that form and that user.
+///
+/// A token is an HMAC-SHA256, keyed by the server's secret, of the form's
+/// action and the subject (the user): it needs no storage, every replica
+/// sharing the key accepts it, and it is good for that form and user only.
+public struct FormGuard: Sendable {
+    /// The form field that carries the token.
+    public static let fieldName = "token"
+    private let key: [UInt8]
+
+    /// A guard signing with `key`, 32 bytes (`FormGuard.newKey()`).
+    public init(key: [UInt8]) {
+        precondition(key.count == Int(crypto_auth_hmacsha256_KEYBYTES), "a form key is 32 bytes")
+        Sodium.ready()
+        self.key = key
+    }
+
+    /// 32 random bytes for a new key.
+    public static func newKey() -> [UInt8] {
+        Sodium.ready()
+        var key = [UInt8](repeating: 0, count: Int(crypto_auth_hmacsha256_KEYBYTES))
+        crypto_auth_hmacsha256_keygen(&key)
+        return key
+    }
+
+    /// The token of the form posting to `action` for `subject`, as hex.
+    public func token(for action: String, subject: String) -> String {
+        Hex.encode(mac(of: "form\u{0}" + subject + "\u{0}" + action))
+    }
+
+    /// Refuses a `POST` that another site sent, or whose token is missing or
+    /// not this form's and this subject's.
+    /// - Throws: a 403 `HTTPError` saying which.
+    public func check(_ request: Request, fields: [QueryItem], action: String, subject: String) throws(HTTPError) {
+        try Self.checkSameOrigin(request)
+        guard let sent = fields.first(where: { $0.name == Self.fieldName })?.value, let bytes = Hex.decode(sent),
+            bytes.count == Int(crypto_auth_hmacsha256_BYTES)
+        else {
+            throw HTTPError(.forbidden, "The form has no valid token; reload the page and try again.")
+        }
+        let expected = mac(of: "form\u{0}" + subject + "\u{0}" + action)
+        guard sodium_memcmp(bytes, expected, expected.count) == 0 else {
+            throw HTTPError(.forbidden, "The form's token is not for this form; reload the page and try again.")
+        }
+    }
+
+    /// Refuses a request a browser says came from another site: by
+    /// `Sec-Fetch-Site` when sent (every current browser), else by `Origin`.
+    /// - Throws: a 403 `HTTPError`.
+    public static func checkSameOrigin(_ request: Request) throws(HTTPError) {
+        if let site = request.headers["Sec-Fetch-Site"] {
+            // "none": the user's own action, e.g. a bookmark; "same-site" is a sibling origin, not this one.
+            guard site == "same-origin" || site == "none" else {
+                throw HTTPError(.forbidden, "Cross-site form posts are refused (Sec-Fetch-Site: \(site)).")
+            }
+        }
+        if let origin = request.headers["Origin"] {
+            let host = origin.split(separator: "/", omittingEmptySubsequences: true).dropFirst().first.map(String.init)
+            guard origin.hasPrefix("http"), let host, host == request.headers["Host"] else {
+                throw HTTPError(.forbidden, "Cross-site form posts are refused (Origin: \(origin)).")
+            }
+        }
+    }
+
+    private func mac(of message: String) -> [UInt8] {
+        var out = [UInt8](repeating: 0, count: Int(crypto_auth_hmacsha256_BYTES))
+        let bytes = Array(message.utf8)
+        crypto_auth_hmacsha256(&out, bytes, UInt64(bytes.count), key)
+        return out
+    }
+}
+
+/// libsodium must be initialised once before use; later calls are no-ops.
+enum Sodium {
+    static func ready() {
+        let status = sodium_init()
+        precondition(status >= 0, "libsodium could not initialise")
+    }
+}
+
+/// Lowercase hexadecimal, for tokens in forms and keys in the database.
+public enum Hex {
+    public static func encode(_ bytes: [UInt8]) -> String {
+        let digits = Array("0123456789abcdef".utf8)
+        var text = [UInt8]()
+        text.reserveCapacity(bytes.count * 2)
+        for byte in bytes {
+            text.append(digits[Int(byte >> 4)])
+            text.append(digits[Int(byte & 0xF)])
+        }
+        return String(decoding: text, as: UTF8.self)
+    }
+
+    /// The bytes of an even-length hex string; `nil` for anything else.
+    public static func decode(_ text: String) -> [UInt8]? {
+        let utf8 = Array(text.utf8)
+        guard utf8.count % 2 == 0 else { return nil }
+        var bytes = [UInt8]()
+        bytes.reserveCapacity(utf8.count / 2)
+        var index = 0
+        while index < utf8.count {
+            guard let high = value(utf8[index]), let low = value(utf8[index + 1]) else { return nil }
+            bytes.append(high << 4 | low)
+            index += 2
+        }
+        return bytes
+    }
+
+    private static func value(_ digit: UInt8) -> UInt8? {
+        switch digit {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): digit - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): digit - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): digit - UInt8(ascii: "A") + 10
+        default: nil
+        }
+    }
+}

@@ -14,10 +14,10 @@ run: deps
 	$(SWIFT) build
 	$(SWIFT) run feed-server --port $(PORT) $(ARGS)
 
-## test: install what is missing, build with every warning shown, run all tests, then the example package's
+## test: install what is missing, build with every warning shown, run all tests (SQLite and a throw-away PostgreSQL), then the example package's
 test: deps
 	$(SWIFT) build --build-tests
-	$(SWIFT) test
+	bash scripts/with-postgres.sh $(SWIFT) test
 	$(SWIFT) build --build-tests --package-path $(EXAMPLE)
 	$(SWIFT) test --package-path $(EXAMPLE)
 

@@ -38,6 +38,9 @@ let package = Package(
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "SectionalTesting"]),
         .testTarget(name: "SectionalTests", dependencies: ["Sectional", "SectionalTesting"]),
         .testTarget(name: "SectionalServerTests", dependencies: ["HTTPServer", "Sectional", "SectionalServer", "SectionalTesting"]),
+        .testTarget(
+            name: "DataTests",
+            dependencies: ["FeedApp", "HTTPServer", "Sectional", "SectionalSecurity", "SectionalSQL", "SectionalSQLite", "SectionalPostgres", "SectionalTesting"]),
         .testTarget(name: "FeedAppTests", dependencies: ["FeedApp", "HTTPServer", "Sectional", "SectionalServer", "SectionalTesting"]),
     ],
     swiftLanguageModes: [.v6]

@@ -1,6 +1,8 @@
 import CLibPQ
 import SectionalSQL
 
+import Dispatch
+
 #if canImport(Glibc)
     import Glibc
 #endif
@@ -10,7 +12,9 @@ import SectionalSQL
 /// Statements are prepared once per connection and then executed by name.
 public final class PostgresConnection: SQLConnection {
     public let dialect = SQLDialect.postgres
+    public let interrupter: SQLInterrupter
     private let connection: OpaquePointer
+    private let cancel: CancelHandle
     private var statements: [String: String] = [:]
 
     /// Connects with a libpq connection string or URL, e.g. `postgres://app@127.0.0.1:5432/feed`.
@@ -23,12 +27,18 @@ public final class PostgresConnection: SQLConnection {
             throw SQLError(code: "08001", message: message)
         }
         self.connection = connection
+        cancel = CancelHandle(PQgetCancel(connection))
+        // The worker cancels its own query when asked (see `awaitResult`): the
+        // asking thread never waits on the network.
+        interrupter = SQLInterrupter {}
         sectional_pq_silence_notices(connection)
     }
 
     deinit { PQfinish(connection) }
 
     public func query(_ sql: String, _ parameters: [SQLValue]) throws(SQLError) -> [SQLRow] {
+        // A cancel that came before the query was sent would reach a server with nothing to cancel.
+        guard !interrupter.isRequested else { throw SQLInterrupter.interrupted }
         let name = try prepared(sql, parameterCount: parameters.count)
         // libpq wants C strings that live through the call: strdup, then free.
         let values: [UnsafeMutablePointer<CChar>?] = parameters.map { value in
@@ -39,23 +49,45 @@ public final class PostgresConnection: SQLConnection {
             }
         }
         defer { values.forEach { free($0) } }
-        let result = values.map { UnsafePointer($0) }.withUnsafeBufferPointer { pointers in
-            PQexecPrepared(connection, name, Int32(parameters.count), pointers.baseAddress, nil, nil, 0)
+        let sent = values.map { UnsafePointer($0) }.withUnsafeBufferPointer { pointers in
+            PQsendQueryPrepared(connection, name, Int32(parameters.count), pointers.baseAddress, nil, nil, 0)
         }
-        return try rows(of: result)
+        guard sent == 1 else { throw SQLError(code: "08006", message: Self.trimmed(String(cString: PQerrorMessage(connection)))) }
+        return try rows(of: awaitResult())
+    }
+
+    /// Waits for the query sent, cancelling it when the interrupter asks.
+    ///
+    /// A cancel request that reaches the server before it starts the query
+    /// is ignored, so while asked and still busy it is sent again every
+    /// tick: the query cannot slip past it.
+    private func awaitResult() -> OpaquePointer? {
+        let socket = PQsocket(connection)
+        var lastCancel: UInt64 = 0
+        while PQisBusy(connection) == 1 {
+            var descriptor = pollfd(fd: socket, events: Int16(POLLIN), revents: 0)
+            _ = poll(&descriptor, 1, 20)
+            if interrupter.isRequested, let handle = cancel.handle {
+                let now = DispatchTime.now().uptimeNanoseconds
+                if now - lastCancel > 100_000_000 {
+                    lastCancel = now
+                    var message = [CChar](repeating: 0, count: 256)
+                    _ = PQcancel(handle, &message, Int32(message.count))
+                }
+            }
+            guard PQconsumeInput(connection) == 1 else { break }
+        }
+        // The statement's result, then nil; keep the last (an error, if any, comes last).
+        var result: OpaquePointer?
+        while let next = PQgetResult(connection) {
+            if let result { PQclear(result) }
+            result = next
+        }
+        return result
     }
 
     public func executeScript(_ sql: String) throws(SQLError) {
         _ = try rows(of: PQexec(connection, sql))
-    }
-
-    public func makeInterrupter() -> SQLInterrupter {
-        let cancel = CancelHandle(PQgetCancel(connection))
-        return SQLInterrupter {
-            guard let handle = cancel.handle else { return }
-            var message = [CChar](repeating: 0, count: 256)
-            _ = PQcancel(handle, &message, Int32(message.count))
-        }
     }
 
     private func prepared(_ sql: String, parameterCount: Int) throws(SQLError) -> String {
@@ -91,7 +123,7 @@ public final class PostgresConnection: SQLConnection {
     }
 }
 
-/// libpq's cancel object: made for use from another thread while the connection runs a query.
+/// libpq's cancel object, freed with the connection's interrupter.
 private final class CancelHandle: @unchecked Sendable {
     let handle: OpaquePointer?
     init(_ handle: OpaquePointer?) { self.handle = handle }

@@ -46,6 +46,8 @@ public final class ConnectionPool: Sendable {
         self.dialect = dialect
         let failures = Mutex<[SQLError]>([])
         let opened = DispatchSemaphore(value: 0)
+        // One at a time: the first connection to a new SQLite file sets it to
+        // WAL, which fails with BUSY while another connection opens it.
         for _ in 0..<size {
             threadsRunning.enter()
             PoolThread.start { [self] in
@@ -61,8 +63,8 @@ public final class ConnectionPool: Sendable {
                 opened.signal()
                 serve(connection)
             }
+            opened.wait()
         }
-        for _ in 0..<size { opened.wait() }
         if let failure = failures.withLock({ $0.first }) {
             close()
             throw failure
@@ -114,7 +116,7 @@ public final class ConnectionPool: Sendable {
 
     /// A pool thread's life: take the next job, run it, until closed.
     private func serve(_ connection: any SQLConnection) {
-        let interrupter = connection.makeInterrupter()
+        let interrupter = connection.interrupter
         while true {
             jobsWaiting.wait()
             let (job, closed) = queue.withLock { queue in (queue.next(), queue.closed) }
@@ -146,6 +148,8 @@ private final class PoolJob: Sendable {
     func run(on connection: any SQLConnection, interrupter: SQLInterrupter) {
         let started = state.withLock { state in
             guard case .queued = state else { return false }
+            // Under the job's lock, so that a cancel either finds it queued or interrupts this job.
+            interrupter.reset()
             state = .running(interrupter)
             return true
         }
@@ -158,11 +162,16 @@ private final class PoolJob: Sendable {
     func cancel() {
         state.withLock { state in
             switch state {
-            case .queued: state = .cancelled
-            case .running(let interrupter): interrupter.interrupt()
-            case .cancelled, .done: return
+            case .queued:
+                state = .cancelled
+                abandon(CancellationError())
+            case .running(let interrupter):
+                // The caller first: the interrupted statement's own error may come back before `interrupt()` returns.
+                abandon(CancellationError())
+                interrupter.interrupt()
+            case .cancelled, .done:
+                return
             }
-            abandon(CancellationError())
         }
     }
 

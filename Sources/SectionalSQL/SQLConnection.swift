@@ -1,3 +1,5 @@
+import Synchronization
+
 /// The SQL spoken by a connection: statements are written once with `$1`
 /// parameters and portable syntax; where the engines differ, code asks.
 public enum SQLDialect: String, Sendable {
@@ -19,15 +21,39 @@ public protocol SQLConnection: AnyObject {
     /// Runs statements separated by semicolons, without parameters: schema scripts.
     func executeScript(_ sql: String) throws(SQLError)
 
-    /// Something another thread may call to stop the statement running now.
-    func makeInterrupter() -> SQLInterrupter
+    /// What another thread calls to stop this connection's current job.
+    var interrupter: SQLInterrupter { get }
 }
 
-/// Stops a connection's running statement from another thread.
-public struct SQLInterrupter: Sendable {
-    public let interrupt: @Sendable () -> Void
+/// Stops a connection's work from another thread: the statement running
+/// now, and any the same job starts after.
+///
+/// An engine's own interrupt is not enough alone: SQLite forgets an
+/// interrupt that arrives before its statement starts stepping, and
+/// PostgreSQL one that arrives before its query. So a connection also
+/// checks `isRequested` before each statement (and SQLite while stepping);
+/// the pool clears it when the next job starts.
+public final class SQLInterrupter: Sendable {
+    private let requested = Atomic<Bool>(false)
+    private let engineInterrupt: @Sendable () -> Void
 
-    public init(_ interrupt: @escaping @Sendable () -> Void) { self.interrupt = interrupt }
+    /// An interrupter that calls `engineInterrupt` (e.g. `sqlite3_interrupt`) after raising its flag.
+    public init(_ engineInterrupt: @escaping @Sendable () -> Void) { self.engineInterrupt = engineInterrupt }
+
+    /// Whether the current job was asked to stop.
+    public var isRequested: Bool { requested.load(ordering: .acquiring) }
+
+    /// Asks the current job to stop.
+    public func interrupt() {
+        requested.store(true, ordering: .releasing)
+        engineInterrupt()
+    }
+
+    /// Clears the request: a new job starts.
+    public func reset() { requested.store(false, ordering: .releasing) }
+
+    /// The error a statement stopped this way reports.
+    public static let interrupted = SQLError(code: "interrupted", message: "the statement was interrupted: its caller stopped waiting")
 }
 
 extension SQLConnection {

@@ -82,7 +82,7 @@ public struct SQLError: Error, Sendable, Equatable, CustomStringConvertible {
     }
 
     /// The statement was stopped from another thread (a deadline passed).
-    public var isInterrupted: Bool { code == "SQLITE_INTERRUPT" || code == "57014" }
+    public var isInterrupted: Bool { code == "SQLITE_INTERRUPT" || code == "57014" || code == "interrupted" }
 
     public var description: String { "\(message) [\(code)]" }
 }

@@ -9,6 +9,7 @@ import SectionalSQL
 /// not just a crash of the process (`NORMAL` would risk the last commits).
 public final class SQLiteConnection: SQLConnection {
     public let dialect = SQLDialect.sqlite
+    public let interrupter: SQLInterrupter
     private let db: OpaquePointer
     private var statements: [String: OpaquePointer] = [:]
 
@@ -24,6 +25,14 @@ public final class SQLiteConnection: SQLConnection {
             throw SQLError(code: Self.codeName(status), message: "cannot open \(path): \(message)")
         }
         db = handle
+        // sqlite3_interrupt is the one call safe from any thread while the connection is in use.
+        let interruptHandle = InterruptHandle(handle)
+        interrupter = SQLInterrupter { sqlite3_interrupt(interruptHandle.db) }
+        // Every 1,000 steps of the VM, stop if asked: this also catches an
+        // interrupt that came just before the statement began to step.
+        sqlite3_progress_handler(
+            db, 1_000, { context in Unmanaged<SQLInterrupter>.fromOpaque(context!).takeUnretainedValue().isRequested ? 1 : 0 },
+            Unmanaged.passUnretained(interrupter).toOpaque())
         sqlite3_busy_timeout(db, busyTimeoutMilliseconds)
         try executeScript("PRAGMA foreign_keys = ON; PRAGMA synchronous = FULL")
         // WAL is a property of the file: set once, by whoever finds it unset
@@ -39,6 +48,7 @@ public final class SQLiteConnection: SQLConnection {
     }
 
     public func query(_ sql: String, _ parameters: [SQLValue]) throws(SQLError) -> [SQLRow] {
+        guard !interrupter.isRequested else { throw SQLInterrupter.interrupted }
         let statement = try prepared(sql)
         defer {
             sqlite3_reset(statement)
@@ -71,13 +81,6 @@ public final class SQLiteConnection: SQLConnection {
             sqlite3_free(message)
             throw SQLError(code: Self.codeName(status), message: text)
         }
-    }
-
-    public func makeInterrupter() -> SQLInterrupter {
-        // sqlite3_interrupt is the one call safe from any thread while the
-        // connection is in use; the connection outlives its pool thread's jobs.
-        let handle = InterruptHandle(db)
-        return SQLInterrupter { sqlite3_interrupt(handle.db) }
     }
 
     private func prepared(_ sql: String) throws(SQLError) -> OpaquePointer {

@@ -14,7 +14,7 @@ public struct InProcessClient: TestClient {
     }
 
     public func execute(_ method: HTTPMethod, _ target: String, headers: HTTPHeaders, body: [UInt8]) async throws -> TestResponse {
-        let response = try await answer(method, target, headers: headers)
+        let response = try await answer(method, target, headers: headers, body: body)
         var bytes = response.bodyBytes
         if case .stream(let stream) = response.body, method != .head {
             let sink = CollectingSink()
@@ -25,10 +25,10 @@ public struct InProcessClient: TestClient {
     }
 
     /// The answer as the responder gives it, a streamed body still unread.
-    public func answer(_ method: HTTPMethod, _ target: String, headers: HTTPHeaders = [:]) async throws -> Response {
+    public func answer(_ method: HTTPMethod, _ target: String, headers: HTTPHeaders = [:], body: [UInt8] = []) async throws -> Response {
         let request: Request
         do {
-            request = try Request(method: method, target: target, headers: headers)
+            request = try Request(method: method, target: target, headers: headers, body: body)
         } catch {
             return error.response()  // the server answers a malformed target itself
         }

@@ -1,0 +1,100 @@
+import Foundation
+import SectionalPostgres
+import SectionalSQL
+import SectionalSQLite
+import Testing
+
+@Suite("The connection pool, on SQLite and PostgreSQL", .timeLimit(.minutes(1)))
+struct ConnectionPoolTests {
+    /// A statement that never ends on its own.
+    static func hangingQuery(_ engine: Engine) -> String {
+        engine == .sqlite
+            ? "WITH RECURSIVE forever(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM forever) SELECT count(*) FROM forever"
+            : "SELECT pg_sleep(30)"
+    }
+
+    @Test("Parameters bind by number, whatever order the statement names them in", arguments: Engine.sql)
+    func parametersByNumber(engine: Engine) async throws {
+        let pool = try TestDatabase.pool(engine)
+        defer { pool.close() }
+        let row = try await pool.run { db in try db.query("SELECT CAST($2 AS TEXT) || '-' || CAST($1 AS TEXT), CAST($3 AS TEXT)", ["first", "second", .null])[0] }
+        #expect(try row.text(0) == "second-first")
+        #expect(row.optionalText(1) == nil)
+    }
+
+    @Test("A cancelled statement answers at once; the connection then serves the next caller", arguments: Engine.sql)
+    func cancelInterruptsAndTheConnectionIsReused(engine: Engine) async throws {
+        let pool = try TestDatabase.pool(engine, size: 1)
+        defer { pool.close() }
+        let clock = ContinuousClock()
+        let start = clock.now
+        let hanging = Task { try await pool.run { db in try db.query(Self.hangingQuery(engine), []) } }
+        try await Task.sleep(for: .milliseconds(100))
+        hanging.cancel()
+        await #expect(throws: CancellationError.self) { try await hanging.value }
+        #expect(start.duration(to: clock.now) < .seconds(5))
+        // The pool's one connection is free again, and works.
+        let answer = try await pool.run { db in try db.query("SELECT 41 + 1", [])[0].int(0) }
+        #expect(answer == 42)
+        #expect(start.duration(to: clock.now) < .seconds(5), "the interrupted statement still held the connection")
+    }
+
+    @Test("Work cancelled before it starts never runs", arguments: Engine.sql)
+    func cancelledBeforeStarting(engine: Engine) async throws {
+        let pool = try TestDatabase.pool(engine, size: 1)
+        defer { pool.close() }
+        try await pool.run { db in try db.executeScript("CREATE TABLE marks (n INTEGER)") }
+        let blocker = Task { try await pool.run { db in try db.query(Self.hangingQuery(engine), []) } }
+        try await Task.sleep(for: .milliseconds(50))
+        let queued = Task { try await pool.run { db in try db.execute("INSERT INTO marks (n) VALUES (1)") } }
+        try await Task.sleep(for: .milliseconds(50))
+        queued.cancel()
+        await #expect(throws: CancellationError.self) { try await queued.value }
+        blocker.cancel()
+        _ = try? await blocker.value
+        #expect(try await pool.run { db in try db.query("SELECT count(*) FROM marks", [])[0].int(0) } == 0)
+    }
+
+    @Test("Statements on separate connections run at once: four 200 ms sleeps take about one")
+    func concurrentStatements() async throws {
+        let pool = try TestDatabase.pool(.postgres, size: 4)
+        defer { pool.close() }
+        _ = try await pool.run { db in try db.query("SELECT 1", []) }
+        let clock = ContinuousClock()
+        let start = clock.now
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for _ in 0..<4 { group.addTask { _ = try await pool.run { db in try db.query("SELECT pg_sleep(0.2)", []) } } }
+            try await group.waitForAll()
+        }
+        let elapsed = start.duration(to: clock.now)
+        // One after another they would take 800 ms; the margin is for a busy machine.
+        #expect(elapsed < .milliseconds(500), "four 200 ms statements took \(elapsed)")
+    }
+
+    @Test("A database that cannot be opened fails the pool at once, with the engine's reason")
+    func unopenable() throws {
+        #expect(throws: SQLError.self) {
+            try ConnectionPool(size: 2, dialect: .sqlite) { () throws(SQLError) in try SQLiteConnection(path: "/proc/no/such/dir/x.sqlite") }
+        }
+        let error = #expect(throws: SQLError.self) {
+            try ConnectionPool(size: 1, dialect: .postgres) { () throws(SQLError) in
+                try PostgresConnection(url: "postgres://app@127.0.0.1:1/none?connect_timeout=2")
+            }
+        }
+        #expect(error?.code == "08001")
+    }
+
+    @Test("A failed statement rolls its transaction back and leaves the connection usable", arguments: Engine.sql)
+    func failedTransactionRollsBack(engine: Engine) async throws {
+        let pool = try TestDatabase.pool(engine, size: 1)
+        defer { pool.close() }
+        try await pool.run { db in try db.executeScript("CREATE TABLE items (id INTEGER PRIMARY KEY, name TEXT NOT NULL)") }
+        await #expect(throws: SQLError.self) {
+            try await pool.write { db in
+                try db.execute("INSERT INTO items (id, name) VALUES (1, 'kept only if all succeed')")
+                try db.execute("INSERT INTO items (id, name) VALUES (1, 'duplicate key')")
+            }
+        }
+        #expect(try await pool.run { db in try db.query("SELECT count(*) FROM items", [])[0].int(0) } == 0)
+    }
+}

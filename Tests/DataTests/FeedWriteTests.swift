@@ -1,0 +1,146 @@
+import FeedApp
+import HTTPServer
+import Sectional
+import SectionalSecurity
+import SectionalTesting
+import Testing
+
+@Suite("Writing through the feed's forms", .timeLimit(.minutes(1)))
+struct FeedWriteTests {
+    let alex = UserID(1)
+
+    @Test("Dismissing an alert answers 303 back to the page, which no longer shows it", arguments: [Engine.memory, .sqlite])
+    func dismiss(engine: Engine) async throws {
+        try await TestDatabase.withData(engine) { data, _ in
+            let app = try FormHarness(data)
+            let dismissForms = try await app.forms(on: "/feed?add=checkup").filter { $0.action.hasSuffix("/dismiss") }
+            #expect(dismissForms.count == SeedData.users[0].alerts.count)
+            let form = try #require(dismissForms.first)
+            let response = try await app.submit(form)
+            #expect(response.status == .seeOther)
+            #expect(response.headers["Location"] == "/feed?sections=balances,alerts,credit-score,checkup")
+            let after = try await app.forms(on: "/feed")
+            #expect(!after.contains { $0.action == form.action })
+            #expect(after.contains { $0.action == "/feed/alerts/restore" })
+            let page = try await app.client.get("/feed").bodyText
+            #expect(page.contains("Show 1 dismissed alert"))
+
+            // Twice, e.g. from a second tab: still a 303, nothing else changes.
+            #expect(try await app.submit(form).status == .seeOther)
+            #expect(try await data.feed.alerts(of: alex).filter(\.isDismissed).count == 1)
+
+            let restore = try #require(after.first { $0.action == "/feed/alerts/restore" })
+            #expect(try await app.submit(restore).status == .seeOther)
+            #expect(try await data.feed.alerts(of: alex).allSatisfy { !$0.isDismissed })
+        }
+    }
+
+    @Test("Saving a layout makes it the bare page's; query changes apply on top; reset brings the defaults back")
+    func layout() async throws {
+        try await TestDatabase.withData(.sqlite) { data, _ in
+            let app = try FormHarness(data)
+            let save = try #require(try await app.forms(on: "/feed?sections=credit-score,alerts").first { $0.action == "/feed/layout" })
+            #expect(save.field("sections") == "credit-score,alerts")
+            let saved = try await app.submit(save)
+            #expect(saved.status == .seeOther)
+            #expect(saved.headers["Location"] == "/feed")
+
+            let page = try await app.client.get("/feed?stream=0").bodyText
+            #expect(page.contains("Showing your saved layout."))
+            #expect(Self.sectionIDs(page) == ["credit-score", "alerts"])
+            #expect(Self.sectionIDs(try await app.client.get("/feed?add=balances&stream=0").bodyText) == ["credit-score", "alerts", "balances"])
+            #expect(Self.sectionIDs(try await app.client.get("/feed?sections=balances&stream=0").bodyText) == ["balances"])
+            // Links that lead back to the saved layout need no query; links to the catalog's defaults spell them out.
+            #expect(page.contains(#"href="/feed?sections=credit-score""#))
+
+            let json = try await app.client.get("/api/feed/sections").bodyText
+            #expect(json.contains(#""layout":"saved""#))
+            #expect(json.contains(#""page":"/feed""#))
+            #expect(try await app.client.get("/api/feed/sections?sections=alerts").bodyText.contains(#""layout":"query""#))
+
+            let reset = try #require(try await app.forms(on: "/feed").first { $0.action == "/feed/layout/reset" })
+            #expect(try await app.submit(reset).status == .seeOther)
+            #expect(Self.sectionIDs(try await app.client.get("/feed?stream=0").bodyText) == ["balances", "alerts", "credit-score"])
+            #expect(try await app.client.get("/api/feed/sections").bodyText.contains(#""layout":"default""#))
+            #expect(try await !app.forms(on: "/feed").contains { $0.action == "/feed/layout/reset" })
+        }
+    }
+
+    /// Every way a post can be wrong, each with the status it must get; none may change anything.
+    static let refusals: [(name: String, status: Int, change: @Sendable (PostedForm) -> (PostedForm, HTTPHeaders))] = [
+        ("no token", 403, { ($0.replacing("token", with: nil), ["Sec-Fetch-Site": "same-origin"]) }),
+        ("a wrong token", 403, { ($0.replacing("token", with: String(repeating: "ab", count: 32)), [:]) }),
+        ("a token that is not hex", 403, { ($0.replacing("token", with: "zz"), [:]) }),
+        ("another form's token", 403, { form in (form.replacing("token", with: FormGuard(key: [UInt8](repeating: 7, count: 32)).token(for: form.action, subject: "1")), [:]) }),
+        ("a cross-site Sec-Fetch-Site", 403, { ($0, ["Sec-Fetch-Site": "cross-site"]) }),
+        ("a same-site but other origin", 403, { ($0, ["Sec-Fetch-Site": "same-site"]) }),
+        ("another site's Origin", 403, { ($0, ["Origin": "https://evil.example", "Host": "localhost:8080"]) }),
+        ("a null Origin", 403, { ($0, ["Origin": "null", "Host": "localhost:8080"]) }),
+        ("a JSON body", 415, { ($0, ["Content-Type": "application/json"]) }),
+        ("a multipart body", 415, { ($0, ["Content-Type": "multipart/form-data; boundary=x"]) }),
+    ]
+
+    @Test("A bad post gets a clear 4xx and changes nothing", arguments: 0..<refusals.count)
+    func refused(index: Int) async throws {
+        let (name, status, change) = Self.refusals[index]
+        try await TestDatabase.withData(.memory) { data, _ in
+            let app = try FormHarness(data)
+            for form in try await app.forms(on: "/feed") {
+                let (bad, headers) = change(form)
+                let response = try await app.submit(bad, headers: headers)
+                #expect(response.status.code == status, "\(name) to \(form.action): \(response.status)")
+                #expect(!response.bodyText.isEmpty, "the refusal says why")
+            }
+            #expect(try await data.feed.alerts(of: alex).allSatisfy { !$0.isDismissed }, "\(name) changed an alert")
+            #expect(try await data.layouts.savedLayout(of: alex, page: "feed") == nil, "\(name) saved a layout")
+        }
+    }
+
+    @Test("Malformed, empty and unknown: 400, 403 or 404, never a 500, nothing changed")
+    func malformed() async throws {
+        try await TestDatabase.withData(.memory) { data, _ in
+            let app = try FormHarness(data)
+            let forms = try await app.forms(on: "/feed")
+            let dismiss = try #require(forms.first { $0.action.hasSuffix("/dismiss") })
+            let form = ["Content-Type": "application/x-www-form-urlencoded"] as HTTPHeaders
+            #expect(try await app.client.execute(.post, dismiss.action, headers: form, body: Array("token=%zz".utf8)).status == .badRequest)
+            #expect(try await app.client.execute(.post, dismiss.action, headers: form, body: [0xFF, 0xFE]).status == .badRequest)
+            #expect(try await app.client.execute(.post, dismiss.action, headers: form, body: []).status == .forbidden)
+            #expect(try await app.client.execute(.post, dismiss.action, headers: [:], body: []).status == .unsupportedMediaType)
+
+            // Another user's alert, with a token the server really signed for that path but for this user: 404.
+            let theirs = try await data.feed.alerts(of: UserID(2))[0]
+            let path = "/feed/alerts/\(theirs.id)/dismiss"
+            let signed = FormGuard(key: data.formKey).token(for: path, subject: "1")
+            #expect(try await app.client.post(path, form: [("token", signed)]).status == .notFound)
+            // A replayed token of one alert on another alert's path: 403.
+            #expect(try await app.client.post(path, form: [("token", dismiss.field("token")!)]).status == .forbidden)
+            let garbage = "/feed/alerts/abc/dismiss"
+            #expect(try await app.client.post(garbage, form: [("token", FormGuard(key: data.formKey).token(for: garbage, subject: "1"))]).status == .notFound)
+
+            let save = try #require(forms.first { $0.action == "/feed/layout" })
+            #expect(try await app.submit(save.replacing("sections", with: "balances,nope")).status == .badRequest)
+            #expect(try await app.submit(save.replacing("sections", with: nil)).status == .badRequest)
+            #expect(try await app.client.get("/feed/layout").status == .methodNotAllowed)
+
+            #expect(try await data.feed.alerts(of: UserID(2)).allSatisfy { !$0.isDismissed })
+            #expect(try await data.feed.alerts(of: alex).allSatisfy { !$0.isDismissed })
+            #expect(try await data.layouts.savedLayout(of: alex, page: "feed") == nil)
+        }
+    }
+
+    @Test("A way back that leaves the site is replaced by the page itself", arguments: ["//evil.example", "https://evil.example/", "/\\evil.example", "http:evil", "/\r\nSet-Cookie: x=1", " /feed"])
+    func noOpenRedirect(back: String) async throws {
+        try await TestDatabase.withData(.memory) { data, _ in
+            let app = try FormHarness(data)
+            let form = try #require(try await app.forms(on: "/feed").first { $0.action.hasSuffix("/dismiss") })
+            let response = try await app.submit(form.replacing("back", with: back))
+            #expect(response.status == .seeOther)
+            #expect(response.headers["Location"] == "/feed")
+        }
+    }
+
+    static func sectionIDs(_ html: String) -> [String] {
+        html.matches(of: /<section class="section" id="section-[^"]*" data-section="([^"]*)"/).map { String($0.output.1) }
+    }
+}

@@ -1,0 +1,71 @@
+import FeedApp
+import Foundation
+import SectionalPostgres
+import SectionalSQL
+import SectionalSQLite
+import Testing
+
+/// The engines the stores run on; each store test runs on all of them.
+enum Engine: String, CaseIterable, Sendable, CustomTestStringConvertible {
+    case sqlite, postgres, memory
+
+    var testDescription: String { rawValue }
+
+    /// The SQL engines only.
+    static let sql: [Engine] = [.sqlite, .postgres]
+}
+
+/// Fresh databases for tests: a SQLite file in a new temporary directory,
+/// or a new database on the PostgreSQL that `make test` starts
+/// (`scripts/with-postgres.sh`). Without that PostgreSQL, tests on it fail:
+/// they never skip, so a run shows that both engines were exercised.
+enum TestDatabase {
+    static let postgresVariable = "SECTIONAL_TEST_POSTGRES"
+
+    /// Where a new, empty database of `engine` is.
+    static func newLocation(_ engine: Engine) throws -> DatabaseLocation {
+        switch engine {
+        case .memory: return .memory
+        case .sqlite:
+            let directory = FileManager.default.temporaryDirectory.appendingPathComponent("sectional-test-\(UUID().uuidString)")
+            return .sqlite(path: directory.appendingPathComponent("test.sqlite").path)
+        case .postgres:
+            let admin = try postgresAdminURL()
+            let name = "test_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "")
+            try PostgresConnection(url: admin).executeScript("CREATE DATABASE \(name)")
+            return .postgres(url: admin.replacingOccurrences(of: "/postgres", with: "/\(name)"))
+        }
+    }
+
+    static func postgresAdminURL() throws -> String {
+        try #require(
+            ProcessInfo.processInfo.environment[postgresVariable],
+            "\(postgresVariable) is not set: run the tests with `make test`, which starts a throw-away PostgreSQL")
+    }
+
+    /// The app's data on a new database of `engine`, seeded; closed after `body`.
+    static func withData<T>(
+        _ engine: Engine, connections: Int = 2, seed: Bool = true, _ body: (AppData, DatabaseLocation) async throws -> T
+    ) async throws -> T {
+        let location = try newLocation(engine)
+        let data = try await AppData.open(location, connections: connections, seed: seed)
+        defer {
+            data.pool?.close()
+            if case .sqlite(let path) = location { try? FileManager.default.removeItem(atPath: (path as NSString).deletingLastPathComponent) }
+        }
+        return try await body(data, location)
+    }
+
+    /// A bare pool on a new database of a SQL engine, nothing migrated.
+    static func pool(_ engine: Engine, size: Int = 2) throws -> ConnectionPool {
+        switch try newLocation(engine) {
+        case .sqlite(let path):
+            try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+            return try ConnectionPool(size: size, dialect: .sqlite) { () throws(SQLError) in try SQLiteConnection(path: path) }
+        case .postgres(let url):
+            return try ConnectionPool(size: size, dialect: .postgres) { () throws(SQLError) in try PostgresConnection(url: url) }
+        case .memory:
+            preconditionFailure("memory has no pool")
+        }
+    }
+}

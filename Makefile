@@ -18,6 +18,7 @@ run: deps
 test: deps
 	$(SWIFT) build --build-tests
 	bash scripts/with-postgres.sh $(SWIFT) test
+	SWIFT="$(SWIFT)" python3 scripts/crash-loop.py --binary "$$($(SWIFT) build --show-bin-path)/feed-server"
 	$(SWIFT) build --build-tests --package-path $(EXAMPLE)
 	$(SWIFT) test --package-path $(EXAMPLE)
 

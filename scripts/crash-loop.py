@@ -247,11 +247,8 @@ def collect_writes(server):
 
 
 def start_fresh(server):
-    """The first start, which creates the database, on one connection: a pool
-    that opens several at once on a new file can fail with SQLITE_BUSY while
-    one of them sets it to WAL, and creating the file is not what is checked.
-    Every later start, the ones the check is about, uses the defaults."""
-    server.start("--db-connections", "1")
+    """The first start, which creates and seeds the database."""
+    server.start()
 
 
 def setup_write(server, write):

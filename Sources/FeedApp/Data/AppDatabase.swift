@@ -52,6 +52,18 @@ public struct AppData: Sendable {
     /// The connections, when the data is in a database.
     public let pool: ConnectionPool?
 
+    /// Data from parts, e.g. a test's store in place of one of them.
+    public init(
+        feed: any FeedStore, day: any DayStore, layouts: any LayoutStore, users: [User], formKey: [UInt8], pool: ConnectionPool?
+    ) {
+        self.feed = feed
+        self.day = day
+        self.layouts = layouts
+        self.users = users
+        self.formKey = formKey
+        self.pool = pool
+    }
+
     /// The seed data in memory.
     public static func memory() -> AppData {
         let store = MemoryStore()

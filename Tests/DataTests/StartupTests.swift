@@ -1,0 +1,92 @@
+import FeedApp
+import Foundation
+import Testing
+
+@Suite("Choosing the database at start")
+struct DatabaseOptionTests {
+    @Test("--database takes sqlite:PATH, postgres:// URLs and memory:; DATABASE_URL too, the flag winning")
+    func parses() throws {
+        #expect(try LaunchOptions.parse([]).database == .sqlite(path: "data/sectional.sqlite"))
+        #expect(try LaunchOptions.parse(["--database", "sqlite:/var/lib/feed.db"]).database == .sqlite(path: "/var/lib/feed.db"))
+        #expect(try LaunchOptions.parse(["--database", "memory:"]).database == .memory)
+        let url = "postgres://app@db.internal:5432/feed"
+        #expect(try LaunchOptions.parse(["--database", url]).database == .postgres(url: url))
+        #expect(try LaunchOptions.parse([], environment: ["DATABASE_URL": url]).database == .postgres(url: url))
+        #expect(try LaunchOptions.parse(["--database", "memory:"], environment: ["DATABASE_URL": url]).database == .memory)
+        #expect(try LaunchOptions.parse(["--no-seed"]).seed == false)
+        #expect(try LaunchOptions.parse(["--db-connections", "3"]).databaseConnections == 3)
+    }
+
+    @Test("A location that is none of them names the flag and the forms it takes", arguments: ["mysql://x", "sqlite:", "postgres", "", "memory"])
+    func rejects(text: String) {
+        #expect(throws: LaunchOptions.Problem.self) { try LaunchOptions.parse(["--database", text]) }
+    }
+
+    @Test("A bad DATABASE_URL is refused too; an empty one means the default")
+    func environment() throws {
+        #expect(throws: LaunchOptions.Problem.self) { try LaunchOptions.parse([], environment: ["DATABASE_URL": "bogus"]) }
+        #expect(try LaunchOptions.parse([], environment: ["DATABASE_URL": ""]).database == .defaultLocation)
+        #expect(throws: LaunchOptions.Problem.self) { try LaunchOptions.parse(["--db-connections", "0"]) }
+    }
+
+    @Test("The start-up line never shows a PostgreSQL password")
+    func hidesPassword() {
+        let location = DatabaseLocation.postgres(url: "postgres://app:s3cret@db:5432/feed")
+        #expect(!location.description.contains("s3cret"))
+        #expect(location.description.contains("db:5432/feed"))
+    }
+}
+
+@Suite("feed-server refuses a database it cannot use", .timeLimit(.minutes(1)))
+struct StartupTests {
+    /// The binary built beside the tests.
+    static let binary: URL? = {
+        guard let test = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") else { return nil }
+        let url = URL(fileURLWithPath: test).deletingLastPathComponent().appendingPathComponent("feed-server")
+        return FileManager.default.isExecutableFile(atPath: url.path) ? url : nil
+    }()
+
+    struct MissingBinary: Error, CustomStringConvertible {
+        var description: String { "feed-server is not built beside the tests; `make test` builds it" }
+    }
+
+    /// Runs feed-server with `arguments` until it exits; its status and standard error.
+    func run(_ arguments: [String], environment: [String: String] = [:]) throws -> (status: Int32, error: String) {
+        guard let binary = Self.binary else { throw MissingBinary() }
+        let process = Process()
+        process.executableURL = binary
+        process.arguments = ["--port", "0", "--public", FormHarness.publicDirectory] + arguments
+        process.environment = environment
+        let errors = Pipe()
+        process.standardError = errors
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        let text = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        return (process.terminationStatus, text)
+    }
+
+    @Test(
+        "Exit 2 with one line saying why, never a crash on the first request",
+        arguments: [
+            (["--database", "sqlite:/proc/self/no/such/feed.sqlite"], "cannot"),
+            (["--database", "postgres://app@127.0.0.1:1/feed"], "127.0.0.1"),
+            (["--database", "mysql://app@localhost/feed"], "--database"),
+        ])
+    func refuses(arguments: [String], mentions: String) throws {
+        let (status, error) = try run(arguments)
+        #expect(status == 2)
+        let lines = error.split(separator: "\n")
+        #expect(lines.count == 1, "\(error)")
+        #expect(error.contains(mentions), "\(error)")
+    }
+
+    @Test("An empty database with --no-seed has nobody to show: exit 2, saying how to seed it")
+    func noUsers() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("sectional-start-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let (status, error) = try run(["--database", "sqlite:" + directory.appendingPathComponent("x.sqlite").path, "--no-seed"])
+        #expect(status == 2)
+        #expect(error.contains("without --no-seed"), "\(error)")
+    }
+}

@@ -65,8 +65,16 @@
       if (match) query.push("sections=" + match[1]);
       link.href = url.pathname + (query.length ? "?" + query.join("&") : "") + url.hash;
     }
-    for (const input of stack.querySelectorAll('input[type="hidden"][name="sections"]')) {
+    for (const input of document.querySelectorAll('input[type="hidden"][name="sections"]')) {
       input.value = description.sections.map((s) => s.id).join(",");
+    }
+    // Forms that write send the browser back to the page as it now is.
+    for (const input of stack.querySelectorAll('input[type="hidden"][name="back"]')) input.value = description.page;
+    // The layout bar says whether what is shown is the saved (or default) layout.
+    const layoutStatus = document.querySelector(".layout-bar [data-base-status]");
+    if (layoutStatus) {
+      const isBase = !new URL(description.page, location.href).searchParams.has("sections");
+      layoutStatus.textContent = isBase ? layoutStatus.dataset.baseStatus : "This layout is not saved.";
     }
   };
 
@@ -144,5 +152,33 @@
       })
       .catch(() => { location.href = link.href; })
       .finally(() => { setTimeout(() => stack.classList.remove("is-busy"), 400); });
+  });
+
+  // A form inside a section that writes (dismiss an alert, bring alerts
+  // back) posts in place; then only its section is fetched again and
+  // swapped in. Any failure falls back to the ordinary post and page load.
+  document.addEventListener("submit", (event) => {
+    const form = event.target.closest("form[data-refresh]");
+    if (!form || form.dataset.posting) return;
+    event.preventDefault();
+    form.dataset.posting = "1";
+    const id = form.dataset.refresh;
+    const card = sectionElement(id);
+    const fragmentURL = location.pathname.replace(/\/+$/, "") + "/sections/" + encodeURIComponent(id) + location.search;
+    const body = new URLSearchParams(new FormData(form));
+    // "manual": the 303 back to the page is the success signal; the page itself is not needed.
+    fetch(form.action, { method: "POST", body, redirect: "manual" })
+      .then((response) => {
+        if (response.type !== "opaqueredirect" && !response.ok) throw new Error(form.action + " answered " + response.status);
+        return fetchText(fragmentURL);
+      })
+      .then((html) => {
+        const fresh = fragmentElement(html);
+        if (!card || !fresh) throw new Error("no card to refresh");
+        card.replaceWith(fresh);
+        const next = fresh.querySelector("form[data-refresh] button") || fresh.querySelector("h2");
+        if (next) { if (next.tagName === "H2") next.tabIndex = -1; next.focus(); }
+      })
+      .catch(() => { form.submit(); });
   });
 })();

@@ -267,6 +267,54 @@ def check_double_click(dt, report, base):
     report.check("double click on Remove removes one card", got == ["alerts", "credit-score"], f"found {','.join(got)}")
 
 
+ALERTS_JS = "[...document.querySelectorAll('#section-alerts li.alert strong')].map((e) => e.textContent)"
+
+
+def check_dismiss(dt, report, base):
+    """Dismiss posts in place: the card refreshes, the page stays, focus stays in the card; reload agrees."""
+    dt.errors.clear()
+    dt.navigate(base + "/feed")
+    before = dt.evaluate(ALERTS_JS)
+    dt.evaluate("window.__sameDocument = true")
+    dt.click("#section-alerts li.alert form button")
+    try:
+        wait_until("the alert to go", lambda: len(dt.evaluate(ALERTS_JS)) == len(before) - 1, timeout=5)
+    except Failure:
+        pass
+    after = dt.evaluate(ALERTS_JS)
+    dt.screenshot("feed-5-dismissed")
+    report.check("dismiss: the first alert is gone from the card", after == before[1:], f"before {before}, after {after}")
+    report.check("dismiss: posted in place, no page load", dt.evaluate("window.__sameDocument === true"))
+    focus = dt.evaluate("document.activeElement.closest('#section-alerts') !== null")
+    report.check("dismiss: focus stays in the alerts card", focus is True)
+    dt.navigate()
+    report.check("dismiss: a reload shows the same alerts", dt.evaluate(ALERTS_JS) == after, f"found {dt.evaluate(ALERTS_JS)}")
+    dt.evaluate("window.__sameDocument = true")
+    dt.click("#section-alerts form[action='/feed/alerts/restore'] button")
+    try:
+        wait_until("the alert to come back", lambda: len(dt.evaluate(ALERTS_JS)) == len(before), timeout=5)
+    except Failure:
+        pass
+    report.check("restore: every alert is back", sorted(dt.evaluate(ALERTS_JS)) == sorted(before), f"found {dt.evaluate(ALERTS_JS)}")
+    report.check("dismiss and restore: no JavaScript errors", not dt.errors, "; ".join(dt.errors))
+
+
+def check_layout(dt, report, base):
+    """Save a composition as the layout: the bare page then shows it; reset brings the defaults back."""
+    dt.navigate(base + "/feed?sections=credit-score,alerts")
+    dt.events.clear()
+    dt.click(".layout-bar form[action='/feed/layout'] button")
+    dt.wait_event("Page.loadEventFired")
+    got = dt.snapshot()["sections"]
+    dt.screenshot("feed-6-saved-layout")
+    report.check("save layout: /feed shows credit-score,alerts", got == ["credit-score", "alerts"], f"found {','.join(got)}")
+    dt.events.clear()
+    dt.click(".layout-bar form[action='/feed/layout/reset'] button")
+    dt.wait_event("Page.loadEventFired")
+    got = dt.snapshot()["sections"]
+    report.check("reset layout: /feed shows the defaults again", got == FEED, f"found {','.join(got)}")
+
+
 def check_click(dt, report, step, selector, want_url, want_sections, shot):
     """Clicks an add or remove link, waits for app.js to update the page in place, checks it."""
     dt.errors.clear()
@@ -309,7 +357,9 @@ def run(report, work):
     base = f"http://127.0.0.1:{port}"
     with open(os.path.join(work, "server.log"), "wb") as log:
         server = subprocess.Popen([os.path.join(binary, "feed-server"), "--port", str(port), "--quiet",
-                                   "--public", os.path.join(ROOT, "Public")], cwd=ROOT, stdout=log, stderr=log)
+                                   "--public", os.path.join(ROOT, "Public"),
+                                   "--database", "sqlite:" + os.path.join(work, "feed.sqlite")],
+                                  cwd=ROOT, stdout=log, stderr=log)
     processes.append((server, False))
     wait_until("feed-server /healthz", lambda: server.poll() is None and http_get(base + "/healthz"))
 
@@ -384,7 +434,11 @@ def run(report, work):
     check_keyboard(dt, report, base)
     check_double_click(dt, report, base)
 
-    # 5. Out of order, the layout still reads top to bottom: the heading above the first card.
+    # 5. Writing: dismiss an alert and bring it back, in place; then save a layout and reset it.
+    check_dismiss(dt, report, base)
+    check_layout(dt, report, base)
+
+    # 6. Out of order, the layout still reads top to bottom: the heading above the first card.
     dt.navigate(base + "/feed?stream=ooo")
     above = dt.evaluate("""document.querySelector(".page-title").getBoundingClientRect().top
         < document.querySelector("section[data-section]").getBoundingClientRect().top""")

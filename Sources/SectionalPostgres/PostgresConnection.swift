@@ -1,7 +1,6 @@
 import CLibPQ
-import SectionalSQL
-
 import Dispatch
+import SectionalSQL
 
 #if canImport(Glibc)
     import Glibc

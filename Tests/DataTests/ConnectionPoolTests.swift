@@ -17,7 +17,9 @@ struct ConnectionPoolTests {
     func parametersByNumber(engine: Engine) async throws {
         let pool = try TestDatabase.pool(engine)
         defer { pool.close() }
-        let row = try await pool.run { db in try db.query("SELECT CAST($2 AS TEXT) || '-' || CAST($1 AS TEXT), CAST($3 AS TEXT)", ["first", "second", .null])[0] }
+        let row = try await pool.run { db in
+            try db.query("SELECT CAST($2 AS TEXT) || '-' || CAST($1 AS TEXT), CAST($3 AS TEXT)", ["first", "second", .null])[0]
+        }
         #expect(try row.text(0) == "second-first")
         #expect(row.optionalText(1) == nil)
     }

@@ -63,6 +63,7 @@ struct FeedWriteTests {
             #expect(Self.sectionIDs(try await app.client.get("/feed?stream=0").bodyText) == ["balances", "alerts", "credit-score"])
             #expect(try await app.client.get("/api/feed/sections").bodyText.contains(#""layout":"default""#))
             #expect(try await !app.forms(on: "/feed").contains { $0.action == "/feed/layout/reset" })
+            #expect(try await !app.forms(on: "/feed").contains { $0.action == "/feed/layout" }, "nothing to save on the bare page")
         }
     }
 
@@ -71,7 +72,10 @@ struct FeedWriteTests {
         ("no token", 403, { ($0.replacing("token", with: nil), ["Sec-Fetch-Site": "same-origin"]) }),
         ("a wrong token", 403, { ($0.replacing("token", with: String(repeating: "ab", count: 32)), [:]) }),
         ("a token that is not hex", 403, { ($0.replacing("token", with: "zz"), [:]) }),
-        ("another form's token", 403, { form in (form.replacing("token", with: FormGuard(key: [UInt8](repeating: 7, count: 32)).token(for: form.action, subject: "1")), [:]) }),
+        (
+            "another form's token", 403,
+            { form in (form.replacing("token", with: FormGuard(key: [UInt8](repeating: 7, count: 32)).token(for: form.action, subject: "1")), [:]) }
+        ),
         ("a cross-site Sec-Fetch-Site", 403, { ($0, ["Sec-Fetch-Site": "cross-site"]) }),
         ("a same-site but other origin", 403, { ($0, ["Sec-Fetch-Site": "same-site"]) }),
         ("another site's Origin", 403, { ($0, ["Origin": "https://evil.example", "Host": "localhost:8080"]) }),
@@ -116,9 +120,11 @@ struct FeedWriteTests {
             // A replayed token of one alert on another alert's path: 403.
             #expect(try await app.client.post(path, form: [("token", dismiss.field("token")!)]).status == .forbidden)
             let garbage = "/feed/alerts/abc/dismiss"
-            #expect(try await app.client.post(garbage, form: [("token", FormGuard(key: data.formKey).token(for: garbage, subject: "1"))]).status == .notFound)
+            #expect(
+                try await app.client.post(garbage, form: [("token", FormGuard(key: data.formKey).token(for: garbage, subject: "1"))]).status
+                    == .notFound)
 
-            let save = try #require(forms.first { $0.action == "/feed/layout" })
+            let save = try #require(try await app.forms(on: "/feed?sections=alerts").first { $0.action == "/feed/layout" })
             #expect(try await app.submit(save.replacing("sections", with: "balances,nope")).status == .badRequest)
             #expect(try await app.submit(save.replacing("sections", with: nil)).status == .badRequest)
             #expect(try await app.client.get("/feed/layout").status == .methodNotAllowed)
@@ -129,7 +135,9 @@ struct FeedWriteTests {
         }
     }
 
-    @Test("A way back that leaves the site is replaced by the page itself", arguments: ["//evil.example", "https://evil.example/", "/\\evil.example", "http:evil", "/\r\nSet-Cookie: x=1", " /feed"])
+    @Test(
+        "A way back that leaves the site is replaced by the page itself",
+        arguments: ["//evil.example", "https://evil.example/", "/\\evil.example", "http:evil", "/\r\nSet-Cookie: x=1", " /feed"])
     func noOpenRedirect(back: String) async throws {
         try await TestDatabase.withData(.memory) { data, _ in
             let app = try FormHarness(data)

@@ -78,7 +78,9 @@ struct PageOnDatabaseTests {
         }
     }
 
-    @Test("A query that never ends is cut at its section's deadline: the page is a 200 with the fallback, and the pool serves on", arguments: Engine.sql)
+    @Test(
+        "A query that never ends is cut at its section's deadline: the page is a 200 with the fallback, and the pool serves on", arguments: Engine.sql
+    )
     func hangingQueryIsCut(engine: Engine) async throws {
         let forever =
             engine == .sqlite

@@ -80,13 +80,16 @@ final class FeedPageController: StackPageController {
         super.renderClosing(into: &html)
         guard let plan else { return }
         let hasSavedLayout = plan.baseIDs != plan.catalog.defaultIDs
-        let status =
-            !plan.isDefault ? "This layout is not saved." : hasSavedLayout ? "Showing your saved layout." : "Showing the default layout."
+        let baseStatus = hasSavedLayout ? "Showing your saved layout." : "Showing the default layout."
         aside(.class("layout-bar"), .aria("label", "Layout")) {
-            p(.class("quiet")) { status }
-            PostForm(
-                action: FeedWrites.saveLayoutPath, token: forms.token(for: FeedWrites.saveLayoutPath),
-                hidden: [("sections", plan.sectionIDs.map(\.rawValue).joined(separator: ","))], label: "Save this layout")
+            // The page script shows the base text again when changes in place lead back to it.
+            p(.class("quiet"), .data("base-status", baseStatus)) { plan.isDefault ? baseStatus : "This layout is not saved." }
+            // Nothing to save while the page shows what a bare visit shows.
+            if !plan.isDefault {
+                PostForm(
+                    action: FeedWrites.saveLayoutPath, token: forms.token(for: FeedWrites.saveLayoutPath),
+                    hidden: [("sections", plan.sectionIDs.map(\.rawValue).joined(separator: ","))], label: "Save this layout")
+            }
             if hasSavedLayout {
                 PostForm(
                     action: FeedWrites.resetLayoutPath, token: forms.token(for: FeedWrites.resetLayoutPath), label: "Reset to the default layout")

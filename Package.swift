@@ -40,7 +40,10 @@ let package = Package(
         .testTarget(name: "SectionalServerTests", dependencies: ["HTTPServer", "Sectional", "SectionalServer", "SectionalTesting"]),
         .testTarget(
             name: "DataTests",
-            dependencies: ["FeedApp", "HTTPServer", "Sectional", "SectionalSecurity", "SectionalSQL", "SectionalSQLite", "SectionalPostgres", "SectionalTesting"]),
+            dependencies: [
+                "FeedApp", "HTTPServer", "Sectional", "SectionalSecurity", "SectionalSQL", "SectionalSQLite", "SectionalPostgres",
+                "SectionalTesting",
+            ]),
         .testTarget(name: "FeedAppTests", dependencies: ["FeedApp", "HTTPServer", "Sectional", "SectionalServer", "SectionalTesting"]),
     ],
     swiftLanguageModes: [.v6]

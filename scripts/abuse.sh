@@ -57,7 +57,7 @@ ulimit -n 8192 2>/dev/null || ulimit -n "$(ulimit -Hn)"
 # Builds the release binary ($binary) and stops $pids on exit.
 source scripts/release-server.sh
 
-"$binary" --port 0 --quiet --public Public >"$OUT/server.log" 2>&1 &
+"$binary" --port 0 --quiet --public Public --database memory: >"$OUT/server.log" 2>&1 &
 server=$!
 pids+=("$server")
 for _ in $(seq 100); do

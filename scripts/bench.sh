@@ -219,7 +219,7 @@ send_requests() {
 
 threads=$(getconf _NPROCESSORS_ONLN)
 say "starting feed-server ($threads threads, the default) and fetching its responses"
-start_server "$OUT/logs/feed-server.log" 30 "$FEED_SERVER" --quiet --port 0
+start_server "$OUT/logs/feed-server.log" 30 "$FEED_SERVER" --quiet --port 0 --database memory:
 feed_pid=$started_pid feed_port=$started_port
 
 ceiling_args=()
@@ -316,6 +316,35 @@ feed_hwm=$(hwm_kb "$feed_pid")
 stop_process "$feed_pid"
 stop_process "$ceiling_pid"
 
+# --- 3b. /feed on SQLite, as a ratio to the same page from memory ------------
+
+# The routes above measure the renderer on the seed data in memory; here the
+# same page reads a SQLite database (a fresh file, seeded at start), each run
+# alternating with a server on memory, in the same conditions.
+say "SQLite: /feed from a SQLite file vs from memory, $RUNS runs x ${DURATION}s each"
+rm -rf "$OUT/sqlite"
+start_server "$OUT/logs/feed-server-sqlite.log" 30 "$FEED_SERVER" --quiet --port 0 --database "sqlite:$OUT/sqlite/bench.sqlite"
+sqlite_pid=$started_pid sqlite_port=$started_port
+start_server "$OUT/logs/feed-server-memory.log" 30 "$FEED_SERVER" --quiet --port 0 --database memory:
+memory_pid=$started_pid memory_port=$started_port
+run_wrk "$sqlite_port" "$WARMUP" report.lua /feed >/dev/null
+run_wrk "$memory_port" "$WARMUP" report.lua /feed >/dev/null
+sqlite_rps='' memory_rps=''
+for ((run = 1; run <= RUNS; run++)); do
+    if (((run % 4) < 2)); then order="sqlite memory"; else order="memory sqlite"; fi
+    for store in $order; do
+        if [[ $store == sqlite ]]; then port=$sqlite_port; else port=$memory_port; fi
+        line=$(run_wrk "$port" "$DURATION" report.lua /feed)
+        rate=$(awk -v n="$(wrk_field "$line" requests)" -v d="$(wrk_field "$line" duration_us)" 'BEGIN { printf "%.0f", n / (d / 1e6) }')
+        if [[ $store == sqlite ]]; then sqlite_rps+="$rate "; else memory_rps+="$rate "; fi
+    done
+done
+# shellcheck disable=SC2086 # word splitting wanted: one number per run
+sqlite_median=$(median $sqlite_rps) memory_median=$(median $memory_rps)
+say "  /feed: SQLite $sqlite_median req/s, memory $memory_median req/s"
+stop_process "$sqlite_pid"
+stop_process "$memory_pid"
+
 # --- 4. instructions per request ---------------------------------------------
 
 # Total instructions (Ir) in a callgrind output file.
@@ -388,7 +417,7 @@ count_instructions() {
 }
 
 say "instructions per $INSTRUCTIONS_ROUTE request (callgrind, one thread, $CALLGRIND_REQUESTS requests after $CALLGRIND_WARMUP)"
-result=$(count_instructions feed-server "$FEED_SERVER" --quiet --threads 1 --port 0)
+result=$(count_instructions feed-server "$FEED_SERVER" --quiet --threads 1 --port 0 --database memory:)
 read -r feed_ir_method feed_ir feed_memset <<<"$result"
 result=$(count_instructions ceiling "$CEILING" --port 0 --threads 1 "${ceiling_args[@]}")
 read -r ceiling_ir_method ceiling_ir ceiling_memset <<<"$result"
@@ -494,6 +523,9 @@ cat >"$OUT/results.json" <<EOF
                 "growth": $ceiling_growth, "requests": $ceiling_memory_requests,
                 "rss_by_requests": $(rss_samples_json "$RUN_DIR/rss.ceiling")}
   },
+  "feed_on_sqlite": {"rps_median": $sqlite_median, "rps_runs": $(json_list $sqlite_rps),
+    "memory_rps_median": $memory_median, "memory_rps_runs": $(json_list $memory_rps),
+    "ratio": $(ratio "$sqlite_median" "$memory_median")},
   "budgets": {"feed_ratio_at_least_0.8": "$budget_feed", "styles_ratio_at_least_0.9": "$budget_styles",
               "rss_under_40_mb": "$budget_rss", "growth_under_2_mb": "$budget_growth"}
 }
@@ -513,6 +545,8 @@ mb() { awk -v k="$1" 'BEGIN { printf "%.1f MB", k / 1024 }'; }
     printf '%-68s %9s %9s %6s %8s %8s %8s %8s\n' route "req/s" "ceiling" ratio "p50 ms" "p99 ms" "c p50" "c p99"
     printf '%s\n' "${table_rows[@]}"
     echo
+    printf '/feed from SQLite: %s req/s, from memory %s req/s (%sx), same run\n' \
+        "$sqlite_median" "$memory_median" "$(ratio "$sqlite_median" "$memory_median")"
     printf 'instructions per %s request (callgrind, 1 thread): feed-server %s, ceiling %s (%sx)\n' \
         "$INSTRUCTIONS_ROUTE" "$feed_ir" "$ceiling_ir" "$(awk -v a="$feed_ir" -v b="$ceiling_ir" 'BEGIN { printf "%.1f", a / b }')"
     printf '  of which memset (libmicrohttpd zeroing its connection pool, rep stosb counted per byte): %s and %s\n' \

@@ -49,7 +49,7 @@ source scripts/release-server.sh
 
 start_server() {  # log command...
     local log=$1; shift
-    "$@" --port 0 --quiet --public Public >"$log" 2>&1 &
+    "$@" --port 0 --quiet --public Public --database memory: >"$log" 2>&1 &
     server=$!
     pids+=("$server")
     port=

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# `make docs`: the API documentation of Sectional, SectionalServer and
-# SectionalTesting, built with the toolchain's DocC into one static site.
+# `make docs`: the API documentation of every library module (Sectional,
+# SectionalServer, SectionalTesting, HTTPServer and the data modules), built
+# with the toolchain's DocC into one static site.
 #
 #  1. `swift package dump-symbol-graph` (SwiftPM's own command, no plugin)
 #     writes the public symbols of every module to .build/<triple>/symbolgraph,
@@ -11,7 +12,7 @@
 #     folder holding only M's graphs (M.symbols.json, and M@*.symbols.json
 #     for its extensions of other modules) into .build/docs/M.doccarchive,
 #     for static hosting, every warning an error.
-#  3. `docc merge` combines the three archives into one site in
+#  3. `docc merge` combines the archives into one site in
 #     .build/docs/site, with a landing page that lists every module
 #     (/documentation/) and an index.html at the root that leads there.
 #  4. scripts/doc-coverage.py: every public symbol of every module has
@@ -28,7 +29,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 readonly SWIFT=${SWIFT:-swift}
-readonly MODULES=(Sectional SectionalServer SectionalTesting HTTPServer)
+readonly MODULES=(Sectional SectionalServer SectionalTesting HTTPServer SectionalSQL SectionalSQLite SectionalPostgres SectionalSecurity)
 readonly OUT=.build/docs
 readonly SITE=$OUT/site
 readonly BASE_PATH=${DOCS_BASE_PATH:-/}

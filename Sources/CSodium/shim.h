@@ -1,4 +1,4 @@
-// libsodium: random bytes, HMAC and constant-time comparison.
+// libsodium: random bytes, keyed hashing (MACs) and constant-time comparison.
 #ifndef SECTIONAL_CSODIUM_SHIM_H
 #define SECTIONAL_CSODIUM_SHIM_H
 

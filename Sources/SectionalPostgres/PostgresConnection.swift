@@ -10,7 +10,9 @@ import SectionalSQL
 /// thread, they cost less than libpq's non-blocking API and pin nothing).
 /// Statements are prepared once per connection and then executed by name.
 public final class PostgresConnection: SQLConnection {
+    /// PostgreSQL.
     public let dialect = SQLDialect.postgres
+    /// Stops this connection's current job from another thread.
     public let interrupter: SQLInterrupter
     private let connection: OpaquePointer
     private let cancel: CancelHandle
@@ -35,6 +37,7 @@ public final class PostgresConnection: SQLConnection {
 
     deinit { PQfinish(connection) }
 
+    /// Runs one statement, prepared once per connection, with `$1`… as text parameters.
     public func query(_ sql: String, _ parameters: [SQLValue]) throws(SQLError) -> [SQLRow] {
         // A cancel that came before the query was sent would reach a server with nothing to cancel.
         guard !interrupter.isRequested else { throw SQLInterrupter.interrupted }
@@ -85,6 +88,7 @@ public final class PostgresConnection: SQLConnection {
         return result
     }
 
+    /// Runs statements separated by semicolons, without parameters.
     public func executeScript(_ sql: String) throws(SQLError) {
         _ = try rows(of: PQexec(connection, sql))
     }

@@ -18,6 +18,7 @@ import Synchronization
 public final class ConnectionPool: Sendable {
     /// How many connections, and so how many statements at once.
     public let size: Int
+    /// The engine of its connections.
     public let dialect: SQLDialect
     private let queue = Mutex(JobQueue())
     private let jobsWaiting = DispatchSemaphore(value: 0)

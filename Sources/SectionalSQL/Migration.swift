@@ -2,8 +2,11 @@
 public struct Migration: Sendable {
     /// Steps apply in increasing version, each once.
     public var version: Int
+    /// What the step does, kept in `schema_version`.
     public var name: String
+    /// The step's statements on SQLite.
     public var sqlite: String
+    /// The step's statements on PostgreSQL.
     public var postgres: String
 
     /// A step whose SQL is the same on both engines.
@@ -11,6 +14,7 @@ public struct Migration: Sendable {
         self.init(version, name, sqlite: sql, postgres: sql)
     }
 
+    /// A step written for each engine.
     public init(_ version: Int, _ name: String, sqlite: String, postgres: String) {
         self.version = version
         self.name = name

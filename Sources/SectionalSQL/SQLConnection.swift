@@ -3,7 +3,10 @@ import Synchronization
 /// The SQL spoken by a connection: statements are written once with `$1`
 /// parameters and portable syntax; where the engines differ, code asks.
 public enum SQLDialect: String, Sendable {
-    case sqlite, postgres
+    /// SQLite 3.
+    case sqlite
+    /// PostgreSQL.
+    case postgres
 }
 
 /// One open connection to a database, used by one thread at a time.
@@ -12,6 +15,7 @@ public enum SQLDialect: String, Sendable {
 /// thread and keeps it there. Statements are prepared once per connection
 /// and reused.
 public protocol SQLConnection: AnyObject {
+    /// The engine this connection speaks to.
     var dialect: SQLDialect { get }
 
     /// Runs one statement with its parameters bound to `$1`, `$2`, …, and

@@ -1,12 +1,17 @@
 /// A value bound to a statement's `$1`, `$2`, … or read from a row.
 public enum SQLValue: Sendable, Hashable {
+    /// SQL `NULL`.
     case null
+    /// A 64-bit integer: ids, counts, cents.
     case integer(Int64)
+    /// UTF-8 text; PostgreSQL returns every value this way.
     case text(String)
 }
 
 extension SQLValue: ExpressibleByIntegerLiteral, ExpressibleByStringLiteral, ExpressibleByBooleanLiteral {
+    /// `5` in a parameter list is `.integer(5)`.
     public init(integerLiteral value: Int64) { self = .integer(value) }
+    /// `"x"` in a parameter list is `.text("x")`.
     public init(stringLiteral value: String) { self = .text(value) }
     /// Booleans are bound as integers 0 and 1; PostgreSQL casts them where a column is `boolean`.
     public init(booleanLiteral value: Bool) { self = .integer(value ? 1 : 0) }
@@ -20,8 +25,10 @@ extension SQLValue: ExpressibleByIntegerLiteral, ExpressibleByStringLiteral, Exp
 /// SQLite returns integers as integers; PostgreSQL (text protocol) returns
 /// every value as text. The accessors read either, so one query serves both.
 public struct SQLRow: Sendable, Equatable {
+    /// The columns, in the order the query selects them.
     public let values: [SQLValue]
 
+    /// A row of these columns.
     public init(_ values: [SQLValue]) { self.values = values }
 
     /// The column at `index` as an integer.
@@ -74,8 +81,10 @@ public struct SQLRow: Sendable, Equatable {
 public struct SQLError: Error, Sendable, Equatable, CustomStringConvertible {
     /// `SQLITE_BUSY`, `23505`, `decode`, …
     public var code: String
+    /// The engine's message, one line.
     public var message: String
 
+    /// An error with its code and message.
     public init(code: String, message: String) {
         self.code = code
         self.message = message
@@ -84,5 +93,6 @@ public struct SQLError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The statement was stopped from another thread (a deadline passed).
     public var isInterrupted: Bool { code == "SQLITE_INTERRUPT" || code == "57014" || code == "interrupted" }
 
+    /// The message with its code, as logs show it.
     public var description: String { "\(message) [\(code)]" }
 }

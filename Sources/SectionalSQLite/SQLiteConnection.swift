@@ -8,13 +8,15 @@ import SectionalSQL
 /// acknowledged, so a write the server has answered survives power loss,
 /// not just a crash of the process (`NORMAL` would risk the last commits).
 public final class SQLiteConnection: SQLConnection {
+    /// SQLite.
     public let dialect = SQLDialect.sqlite
+    /// Stops this connection's current job from another thread.
     public let interrupter: SQLInterrupter
     private let db: OpaquePointer
     private var statements: [String: OpaquePointer] = [:]
 
     /// Opens (creating if needed) the database at `path`; `:memory:` for a private one.
-    /// - Parameter busyTimeout: how long a write waits for another writer's lock.
+    /// - Parameter busyTimeoutMilliseconds: how long a write waits for another writer's lock.
     public init(path: String, busyTimeoutMilliseconds: Int32 = 5_000) throws(SQLError) {
         var handle: OpaquePointer?
         let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
@@ -47,6 +49,7 @@ public final class SQLiteConnection: SQLConnection {
         sqlite3_close_v2(db)
     }
 
+    /// Runs one statement, prepared once and kept, with `$1`… bound by number.
     public func query(_ sql: String, _ parameters: [SQLValue]) throws(SQLError) -> [SQLRow] {
         guard !interrupter.isRequested else { throw SQLInterrupter.interrupted }
         let statement = try prepared(sql)
@@ -73,6 +76,7 @@ public final class SQLiteConnection: SQLConnection {
         }
     }
 
+    /// Runs statements separated by semicolons, without parameters.
     public func executeScript(_ sql: String) throws(SQLError) {
         var message: UnsafeMutablePointer<CChar>?
         let status = sqlite3_exec(db, sql, nil, nil, &message)

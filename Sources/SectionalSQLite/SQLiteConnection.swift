@@ -15,8 +15,11 @@ public final class SQLiteConnection: SQLConnection {
     private let db: OpaquePointer
     private var statements: [String: OpaquePointer] = [:]
 
-    /// Opens (creating if needed) the database at `path`; `:memory:` for a private one.
-    /// - Parameter busyTimeoutMilliseconds: how long a write waits for another writer's lock.
+    /// Opens (creating if needed) the database at `path`.
+    /// - Parameters:
+    ///   - path: the file; `:memory:` for a private database in memory.
+    ///   - busyTimeoutMilliseconds: how long a write waits for another writer's lock.
+    /// - Throws: `SQLError` when the file cannot be opened or created.
     public init(path: String, busyTimeoutMilliseconds: Int32 = 5_000) throws(SQLError) {
         var handle: OpaquePointer?
         let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX

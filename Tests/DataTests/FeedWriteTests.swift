@@ -152,3 +152,25 @@ struct FeedWriteTests {
         html.matches(of: /<section class="section" id="section-[^"]*" data-section="([^"]*)"/).map { String($0.output.1) }
     }
 }
+
+@Suite("The feed's forms over a real socket", .timeLimit(.minutes(1)))
+struct LiveFeedWriteTests {
+    @Test("A body over the limit is a 413 before it is read; the data is unchanged")
+    func oversized() async throws {
+        try await TestDatabase.withData(.memory) { data, _ in
+            let router = try buildRouter(publicDirectory: FormHarness.publicDirectory, data: data, logger: LogCollector().logger)
+            try await withLiveServer(router) { server in
+                let port = server.port
+                let alert = try await data.feed.alerts(of: UserID(1))[0]
+                let token = FormGuard(key: data.formKey).token(for: "/feed/alerts/\(alert.id)/dismiss", subject: "1")
+                let body = "token=\(token)&back=" + String(repeating: "x", count: 70_000)
+                let response = try await onOwnThread {
+                    try RawHTTPClient(port: port).request(
+                        "POST", "/feed/alerts/\(alert.id)/dismiss", headers: ["Content-Type: application/x-www-form-urlencoded"], body: body)
+                }
+                #expect(response.status == 413)
+                #expect(try await data.feed.alerts(of: UserID(1)).allSatisfy { !$0.isDismissed })
+            }
+        }
+    }
+}

@@ -49,6 +49,7 @@ fail() { printf '  FAIL  %s\n' "$*"; failures+=("$*"); }
 work=$(mktemp -d -t docker-check.XXXXXX)
 server_pid=
 image_mounted=
+volume_mounts=()
 root=
 
 # Whether process $1 runs (a child that exited stays a zombie until waited for).
@@ -87,6 +88,8 @@ cleanup() {
     fi
     local pid
     for pid in $(processes_in_image); do kill -KILL "$pid" 2>/dev/null || true; done
+    local volume_mount
+    for volume_mount in "${volume_mounts[@]}"; do umount "$volume_mount" 2>/dev/null || umount -l "$volume_mount" || true; done
     if [[ -n $image_mounted ]]; then
         podman image unmount "$IMAGE" >/dev/null 2>&1 || say "could not unmount $IMAGE"
     fi
@@ -341,6 +344,18 @@ if links=$(chroot "$root" ldd "$program" 2>&1) && ! grep -q 'not found' <<<"$lin
 else
     fail "ldd $program in the image: $(grep 'not found' <<<"$links" | tr -s ' \t\n' ' ')"
 fi
+
+# As a container runtime would: each VOLUME of the image is a fresh writable
+# directory (the image's own is read-only here), owned as the image made it.
+volumes=$(inspect '{{range $path, $_ := .Config.Volumes}}{{$path}} {{end}}')
+for volume in $volumes; do
+    [[ -d $root$volume ]] || die "the image declares VOLUME $volume but has no such directory"
+    mkdir -p "$work/volumes$volume"
+    chown "$(stat -c %u:%g "$root$volume")" "$work/volumes$volume"
+    mount --bind "$work/volumes$volume" "$root$volume"
+    volume_mounts+=("$root$volume")
+    pass "VOLUME $volume: a writable directory owned by $(stat -c %u:%g "$root$volume")"
+done
 
 # A TCP port that nothing listens on (from /proc/net/tcp{,6}).
 free_port() {

@@ -14,12 +14,16 @@ public struct HTTPError: Error, Sendable {
     /// What a client may use to correct its request, such as the valid
     /// choices; an app's error pages render the kinds they know.
     public var detail: (any HTTPErrorDetail)?
+    /// Fields the answer carries whoever renders it: `Location` of a 303 to
+    /// a sign-in page, `Retry-After` of a 429, `WWW-Authenticate` of a 401.
+    public var headers: HTTPHeaders
 
-    /// An error with its status, message and optional detail.
-    public init(_ status: HTTPStatus, _ message: String, detail: (any HTTPErrorDetail)? = nil) {
+    /// An error with its status, message and optional detail and header fields.
+    public init(_ status: HTTPStatus, _ message: String, detail: (any HTTPErrorDetail)? = nil, headers: HTTPHeaders = [:]) {
         self.status = status
         self.message = message
         self.detail = detail
+        self.headers = headers
     }
 }
 

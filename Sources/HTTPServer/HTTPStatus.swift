@@ -19,6 +19,8 @@ public struct HTTPStatus: Hashable, Sendable, CustomStringConvertible {
     public static let seeOther = HTTPStatus(303, "See Other")
     /// 400: the request is malformed.
     public static let badRequest = HTTPStatus(400, "Bad Request")
+    /// 401: who is asking must say so (sign in, or send a token).
+    public static let unauthorized = HTTPStatus(401, "Unauthorized")
     /// 403: understood, and refused.
     public static let forbidden = HTTPStatus(403, "Forbidden")
     /// 404: nothing is at this path.
@@ -31,6 +33,8 @@ public struct HTTPStatus: Hashable, Sendable, CustomStringConvertible {
     public static let unsupportedMediaType = HTTPStatus(415, "Unsupported Media Type")
     /// 417: the `Expect` field asks for something the server does not do.
     public static let expectationFailed = HTTPStatus(417, "Expectation Failed")
+    /// 429: too many attempts; `Retry-After` says when to try again.
+    public static let tooManyRequests = HTTPStatus(429, "Too Many Requests")
     /// 500: the server failed; the details are in its log.
     public static let internalServerError = HTTPStatus(500, "Internal Server Error")
     /// 503: the server cannot answer now, e.g. while stopping.

@@ -13,6 +13,9 @@ public struct Request: Sendable {
     public var parameters: [String: String] = [:]
     /// The body as received, at most the server's body limit; empty when none was sent.
     public var body: [UInt8]
+    /// The address the connection came from (`127.0.0.1`, `::1`), when known:
+    /// a proxy's own address when a proxy forwards the request.
+    public var clientAddress: String?
 
     /// A request from its decoded parts, e.g. in a test.
     public init(method: HTTPMethod, path: String, query: [QueryItem] = [], headers: HTTPHeaders = [:], body: [UInt8] = []) {

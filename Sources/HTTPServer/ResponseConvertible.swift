@@ -26,8 +26,10 @@ extension String: ResponseConvertible {
 }
 
 extension HTTPError: ResponseConvertible {
-    /// The default rendering of an error: its message as plain text.
+    /// The default rendering of an error: its message as plain text, with its header fields.
     public func response() -> Response {
-        Response(status: status, contentType: "text/plain; charset=utf-8", body: message + "\n")
+        var response = Response(status: status, contentType: "text/plain; charset=utf-8", body: message + "\n")
+        for (name, value) in headers { response.headers[name] = value }
+        return response
     }
 }

@@ -178,7 +178,11 @@ public struct Router: Responder {
 
     /// An `HTTPError` is answered as itself; anything else is logged and hidden behind a 500.
     func errorResponse(_ error: any Error, for request: Request) -> Response {
-        if let error = error as? HTTPError { return errorResponder(error, request) }
+        if let error = error as? HTTPError {
+            var response = errorResponder(error, request)
+            for (name, value) in error.headers { response.headers[name] = value }
+            return response
+        }
         logger.log("error: \(request.method) \(request.path): \(String(reflecting: error))")
         return errorResponder(HTTPError(.internalServerError, "The server failed to answer; the error is logged."), request)
     }

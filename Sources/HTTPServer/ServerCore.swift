@@ -115,9 +115,10 @@ final class ServerCore: Sendable {
     }
 
     private func dispatch(_ connection: OpaquePointer, _ state: RequestState) -> MHD_Result {
-        let request: Request
+        var request: Request
         do {
             request = try Request(method: state.method, target: state.target, headers: Self.headers(of: connection), body: state.body)
+            request.clientAddress = PeerAddress.of(socket: state.socket)
         } catch {
             return queue(error.response(), on: connection, state)
         }

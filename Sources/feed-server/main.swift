@@ -1,7 +1,9 @@
+import Dispatch
 import FeedApp
 import FoundationEssentials
 import HTTPServer
 import Sectional
+import Synchronization
 
 #if canImport(Glibc)
     import Glibc
@@ -31,7 +33,8 @@ for (section, fault) in options.simulatedFaults.sorted(by: { $0.key < $1.key }) 
 
 let data: AppData
 do {
-    data = try await AppData.open(options.database, connections: options.databaseConnections, seed: options.seed)
+    let (location, connections, seed) = (options.database, options.databaseConnections, options.seed)
+    data = try waitHere { try await AppData.open(location, connections: connections, seed: seed) }
 } catch {
     Logger.standardError.log("feed-server: \(error)")
     exit(2)
@@ -57,3 +60,23 @@ Logger.standardError.log("feed-server: signal \(signal), stopping")
 server.stop()
 data.pool?.close()
 exit(0)
+
+/// Runs async start-up work and waits for it on this thread. main.swift must
+/// not `await` at top level: that makes it async, and the runtime's threads
+/// could then start before `TerminationSignals.block()`, so SIGTERM would
+/// kill the process instead of reaching `wait()`.
+func waitHere<T: Sendable>(_ work: @escaping @Sendable () async throws -> T) throws -> T {
+    let outcome = Mutex<Result<T, any Error>?>(nil)
+    let done = DispatchSemaphore(value: 0)
+    Task {
+        do {
+            let value = try await work()
+            outcome.withLock { $0 = .success(value) }
+        } catch {
+            outcome.withLock { $0 = .failure(error) }
+        }
+        done.signal()
+    }
+    done.wait()
+    return try outcome.withLock { $0! }.get()
+}

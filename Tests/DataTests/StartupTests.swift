@@ -81,6 +81,28 @@ struct StartupTests {
         #expect(error.contains(mentions), "\(error)")
     }
 
+    @Test("Opened, it serves; SIGTERM stops it with exit 0 (start-up work must not let SIGTERM kill it)")
+    func stopsOnSigterm() throws {
+        guard let binary = Self.binary else { throw MissingBinary() }
+        let process = Process()
+        process.executableURL = binary
+        process.arguments = ["--port", "0", "--public", FormHarness.publicDirectory, "--database", "memory:", "--quiet"]
+        let errors = Pipe()
+        process.standardError = errors
+        try process.run()
+        var seen = ""
+        while !seen.contains("listening on") {
+            let chunk = errors.fileHandleForReading.availableData
+            guard !chunk.isEmpty else { break }
+            seen += String(decoding: chunk, as: UTF8.self)
+        }
+        #expect(seen.contains("listening on"), "\(seen)")
+        process.terminate()  // SIGTERM
+        process.waitUntilExit()
+        #expect(process.terminationReason == .exit)
+        #expect(process.terminationStatus == 0)
+    }
+
     @Test("An empty database with --no-seed has nobody to show: exit 2, saying how to seed it")
     func noUsers() throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("sectional-start-\(UUID().uuidString)")

@@ -89,7 +89,7 @@ cleanup() {
     local pid
     for pid in $(processes_in_image); do kill -KILL "$pid" 2>/dev/null || true; done
     local volume_mount
-    for volume_mount in "${volume_mounts[@]}"; do umount "$volume_mount" 2>/dev/null || umount -l "$volume_mount" || true; done
+    for volume_mount in "${volume_mounts[@]}"; do umount "$volume_mount" 2>/dev/null || umount -l "$volume_mount" 2>/dev/null || true; done
     if [[ -n $image_mounted ]]; then
         podman image unmount "$IMAGE" >/dev/null 2>&1 || say "could not unmount $IMAGE"
     fi

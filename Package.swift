@@ -44,7 +44,8 @@ let package = Package(
                 "FeedApp", "HTTPServer", "Sectional", "SectionalSecurity", "SectionalSQL", "SectionalSQLite", "SectionalPostgres",
                 "SectionalTesting",
             ]),
-        .testTarget(name: "FeedAppTests", dependencies: ["FeedApp", "HTTPServer", "Sectional", "SectionalServer", "SectionalTesting"]),
+        .testTarget(
+            name: "FeedAppTests", dependencies: ["FeedApp", "HTTPServer", "Sectional", "SectionalSecurity", "SectionalServer", "SectionalTesting"]),
     ],
     swiftLanguageModes: [.v6]
 )

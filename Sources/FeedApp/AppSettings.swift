@@ -9,11 +9,17 @@ public struct AppSettings: Sendable, Equatable {
     public var streaming: Bool
     /// Faults injected into section loads, by section id.
     public var simulatedFaults: [String: SimulatedFault]
+    /// Sessions and sign-in limits.
+    public var accounts: AccountSettings
 
-    public init(sectionTimeout: Duration = .seconds(1), streaming: Bool = true, simulatedFaults: [String: SimulatedFault] = [:]) {
+    public init(
+        sectionTimeout: Duration = .seconds(1), streaming: Bool = true, simulatedFaults: [String: SimulatedFault] = [:],
+        accounts: AccountSettings = AccountSettings()
+    ) {
         self.sectionTimeout = sectionTimeout
         self.streaming = streaming
         self.simulatedFaults = simulatedFaults
+        self.accounts = accounts
     }
 
     /// The framework's settings, with the simulated faults applied to the loads of the sections they name.

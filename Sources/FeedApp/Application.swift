@@ -3,6 +3,10 @@ import Sectional
 import SectionalSecurity
 import SectionalServer
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// Builds the router that production serves and tests call: every page,
 /// endpoint, form and static file of the app, on `data` (the seed data in
 /// memory unless given).
@@ -11,6 +15,7 @@ public func buildRouter(
     data: AppData = .memory(),
     settings: AppSettings = AppSettings(),
     clock: any Clock<Duration> = ContinuousClock(),
+    now: @escaping @Sendable () -> Int = unixNow,
     logger: Logger = .standardError
 ) throws(ServerError) -> Router {
     let site = Site(
@@ -26,19 +31,25 @@ public func buildRouter(
     router.useErrorPages(of: site)
     router.getImmediately("/healthz") { _ in "ok" }
     router.getImmediately("/") { _ in Response(status: .seeOther, headers: ["Location": "/feed"]) }
-    // Until sign-in exists, everyone is the first user (`feed-server` refuses to start with none).
-    let user = data.defaultUser ?? UserID(0)
     let formGuard = FormGuard(key: data.formKey)
-    let feed = FeedPage(store: data.feed, layouts: data.layouts, user: user, formGuard: formGuard, logger: logger)
+    let accounts = Accounts(store: data.accounts, hasher: data.hasher, settings: settings.accounts, logger: logger, now: now)
+    SignInRoutes(accounts: accounts, formGuard: formGuard, site: site).register(on: &router)
+    let feed = FeedPage(store: data.feed, layouts: data.layouts, accounts: accounts, formGuard: formGuard, logger: logger)
     router.addPage(feed, in: site)
-    FeedWrites(store: data.feed, layouts: data.layouts, user: user, formGuard: formGuard, sections: feed.catalog.sections).register(on: &router)
-    router.addPage(DayPage(store: data.day, user: user), in: site)
+    FeedWrites(store: data.feed, layouts: data.layouts, accounts: accounts, formGuard: formGuard, sections: feed.catalog.sections)
+        .register(on: &router)
+    router.addPage(DayPage(store: data.day, accounts: accounts, formGuard: formGuard), in: site)
     return router
 }
+
+/// The time now, in Unix seconds.
+public let unixNow: @Sendable () -> Int = { Int(time(nil)) }
 
 /// Every section id the app's pages know, for checking `--simulate`.
 public let allSectionIDs: [SectionID] = {
     let data = AppData.memory()
-    let feed = FeedPage(store: data.feed, layouts: data.layouts, user: UserID(1), formGuard: FormGuard(key: data.formKey))
-    return feed.catalog.sections.ids + DayPage(store: data.day, user: UserID(1)).catalog.sections.ids
+    let accounts = Accounts(store: data.accounts, hasher: data.hasher, settings: AccountSettings(), logger: .standardError, now: unixNow)
+    let formGuard = FormGuard(key: data.formKey)
+    let feed = FeedPage(store: data.feed, layouts: data.layouts, accounts: accounts, formGuard: formGuard)
+    return feed.catalog.sections.ids + DayPage(store: data.day, accounts: accounts, formGuard: formGuard).catalog.sections.ids
 }()

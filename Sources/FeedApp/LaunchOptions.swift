@@ -21,6 +21,8 @@ public struct LaunchOptions: Equatable, Sendable {
     public var seed = true
     /// Database connections, each with a thread of its own.
     public var databaseConnections = max(2, ServerConfiguration.processorCount * 2)
+    /// Sessions, trusted proxies and sign-in limits.
+    public var accounts = AccountSettings()
 
     public init() {}
 
@@ -63,6 +65,13 @@ public struct LaunchOptions: Equatable, Sendable {
           --no-seed         leave an empty database empty (default: add the demo users and their data)
           --db-connections N
                             database connections, each on a thread of its own (default: twice the cores)
+          --session-idle DURATION
+                            a session unused this long ends (default 30m; e.g. 15m, 2h)
+          --session-lifetime DURATION
+                            a session ends this long after sign-in (default 7d)
+          --trusted-proxy ADDRESS
+                            a proxy whose X-Forwarded-Proto/-For are believed (repeatable; default none):
+                            session cookies are Secure when it says https
           --help            this text
 
         Simulation, for watching pages degrade (off unless given; repeatable):
@@ -104,6 +113,18 @@ public struct LaunchOptions: Equatable, Sendable {
                     throw .invalidValue(flag: flag, value: text, expected: "sqlite:PATH, postgres://USER@HOST:PORT/DB or memory:")
                 }
                 options.database = location
+            case "--session-idle", "--session-lifetime":
+                let text = try value()
+                guard let duration = parseSessionDuration(text) else {
+                    throw .invalidValue(flag: flag, value: text, expected: "a duration such as 30m, 12h or 7d")
+                }
+                if flag == "--session-idle" { options.accounts.sessionIdle = duration } else { options.accounts.sessionLifetime = duration }
+            case "--trusted-proxy":
+                let text = try value()
+                guard text.allSatisfy({ $0.isHexDigit || $0 == "." || $0 == ":" }), !text.isEmpty else {
+                    throw .invalidValue(flag: flag, value: text, expected: "an IP address such as 127.0.0.1")
+                }
+                options.accounts.trustedProxies.insert(text)
             case "--db-connections":
                 options.databaseConnections = try number(try value(), flag: flag, in: 1...64, expected: "a connection count (1-64)")
             case "--head-timeout":
@@ -137,9 +158,18 @@ public struct LaunchOptions: Equatable, Sendable {
         return number
     }
 
-    /// How the app's pages load and send their sections.
+    /// How the app's pages load and send their sections, and its sessions.
     public var appSettings: AppSettings {
-        AppSettings(sectionTimeout: sectionTimeout, streaming: streaming, simulatedFaults: simulatedFaults)
+        AppSettings(sectionTimeout: sectionTimeout, streaming: streaming, simulatedFaults: simulatedFaults, accounts: accounts)
+    }
+
+    /// `30m`, `12h`, `7d` (or seconds, `90s`): from a minute to a year.
+    static func parseSessionDuration(_ text: String) -> Duration? {
+        let units: [Character: Int64] = ["s": 1, "m": 60, "h": 3_600, "d": 86_400]
+        guard let unit = text.last.flatMap({ units[$0] }), let number = Int64(text.dropLast()), number > 0 else { return nil }
+        let seconds = number.multipliedReportingOverflow(by: unit)
+        guard !seconds.overflow, (60...366 * 86_400).contains(seconds.partialValue) else { return nil }
+        return .seconds(seconds.partialValue)
     }
 
     /// The server configuration these options ask for.

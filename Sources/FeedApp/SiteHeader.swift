@@ -4,6 +4,8 @@ import Sectional
 struct SiteHeader: HTML {
     /// The page shown, `feed` or `day`; `nil` on error pages.
     var active: String?
+    /// Who is signed in, on pages that know.
+    var account: AccountMenu?
 
     func render(into html: inout HTMLWriter) {
         header(.class("site-header")) {
@@ -11,6 +13,14 @@ struct SiteHeader: HTML {
             nav(.aria("label", "Pages")) {
                 link("feed", "Feed")
                 link("day", "Day")
+            }
+            if let account {
+                div(.class("account")) {
+                    span(.class("signed-in-as")) { account.displayName }
+                    if let token = account.signOutToken {
+                        PostForm(action: SignInRoutes.signOutPath, token: token, label: "Sign out", cssClass: "sign-out")
+                    }
+                }
             }
         }.render(into: &html)
     }

@@ -32,9 +32,15 @@ public protocol ComposedPage: Sendable {
     /// The page's `<h1>`, at the top of its stack; none by default.
     var heading: String? { get }
 
-    /// Reads the context from the request's query.
-    /// - Throws: a 400 `HTTPError` when it is malformed.
-    func context(from request: Request) throws(HTTPError) -> Context
+    /// Reads the context from the request: its query, and who is asking
+    /// (a session's lookup may wait, so this may too).
+    /// - Throws: an `HTTPError`: a 400 when the query is malformed, or the
+    ///   answer a visitor who must sign in gets (e.g. a 303 with `Location`).
+    func context(from request: Request) async throws(HTTPError) -> Context
+
+    /// The banner above the page: the site's by default; a page may show
+    /// what its context knows there, such as who is signed in.
+    func banner(_ context: Context, in site: Site) -> any HTML
 
     /// Query items every link of the page keeps, e.g. the date. None by default.
     func linkContext(_ context: Context) -> [PageAddress.QueryPair]
@@ -55,6 +61,8 @@ extension ComposedPage {
     public var heading: String? { nil }
 
     public func savedLayout(for context: Context) async -> [SectionID]? { nil }
+
+    public func banner(_ context: Context, in site: Site) -> any HTML { site.banner(name) }
 
     public func makePage(_ setup: SectionSetup<Context>) -> StackPageController {
         let page = StackPageController(id: SectionID(name), title: title)
@@ -82,8 +90,8 @@ extension ComposedPage {
 }
 
 extension ComposedPage where Context == Void {
-    /// Nothing to read: a page whose context is `Void` needs nothing from the query.
-    public func context(from request: Request) throws(HTTPError) {}
+    /// Nothing to read: a page whose context is `Void` needs nothing from the request.
+    public func context(from request: Request) async throws(HTTPError) {}
 }
 
 /// The sections a page has: the detail of an error about a section id.

@@ -113,7 +113,7 @@ struct PageRoutes<Page: ComposedPage>: Sendable {
 
     /// The request's context, and its composition on top of the user's saved layout.
     private func compose(_ request: Request) async throws(HTTPError) -> (Page.Context, CompositionPlan) {
-        let context = try page.context(from: request)
+        let context = try await page.context(from: request)
         // Read even when the query lists its sections: links back to the bare
         // page must know that it shows the saved layout.
         let saved = await page.savedLayout(for: context)
@@ -131,7 +131,7 @@ struct PageRoutes<Page: ComposedPage>: Sendable {
 
     private func makeDocument(plan: CompositionPlan, context: Page.Context) -> PageDocument {
         let controller = makePage(plan: plan, context: context)
-        let shell = PageShell(page: controller, banner: site.banner(page.name))
+        let shell = PageShell(page: controller, banner: page.banner(context, in: site))
         let canonical = site.linksCanonicalURL ? controller.address?.url(for: plan) : nil
         return PageDocument(title: site.documentTitle(controller.title), head: site.head, canonicalURL: canonical, root: shell, page: controller)
     }

@@ -11,6 +11,16 @@ import Synchronization
 
 TerminationSignals.block()
 
+// `feed-server user …` and `feed-server token …` manage accounts, then exit.
+let arguments = Array(CommandLine.arguments.dropFirst())
+if AdminCommand.handles(arguments) {
+    let environment = ProcessInfo.processInfo.environment
+    let outcome = try waitHere { await AdminCommand.run(arguments, environment: environment, readLine: { readLine() }) }
+    for line in outcome.output { print(line) }
+    for line in outcome.errors { Logger.standardError.log(line) }
+    exit(outcome.status)
+}
+
 let options: LaunchOptions
 do {
     options = try LaunchOptions.parse(CommandLine.arguments.dropFirst(), environment: ProcessInfo.processInfo.environment)

@@ -12,7 +12,7 @@ struct FeedWriteTests {
     @Test("Dismissing an alert answers 303 back to the page, which no longer shows it", arguments: [Engine.memory, .sqlite])
     func dismiss(engine: Engine) async throws {
         try await TestDatabase.withData(engine) { data, _ in
-            let app = try FormHarness(data)
+            let app = try await FormHarness(data)
             let dismissForms = try await app.forms(on: "/feed?add=checkup").filter { $0.action.hasSuffix("/dismiss") }
             #expect(dismissForms.count == SeedData.users[0].alerts.count)
             let form = try #require(dismissForms.first)
@@ -22,7 +22,7 @@ struct FeedWriteTests {
             let after = try await app.forms(on: "/feed")
             #expect(!after.contains { $0.action == form.action })
             #expect(after.contains { $0.action == "/feed/alerts/restore" })
-            let page = try await app.client.get("/feed").bodyText
+            let page = try await app.get("/feed").bodyText
             #expect(page.contains("Show 1 dismissed alert"))
 
             // Twice, e.g. from a second tab: still a 303, nothing else changes.
@@ -38,30 +38,30 @@ struct FeedWriteTests {
     @Test("Saving a layout makes it the bare page's; query changes apply on top; reset brings the defaults back")
     func layout() async throws {
         try await TestDatabase.withData(.sqlite) { data, _ in
-            let app = try FormHarness(data)
+            let app = try await FormHarness(data)
             let save = try #require(try await app.forms(on: "/feed?sections=credit-score,alerts").first { $0.action == "/feed/layout" })
             #expect(save.field("sections") == "credit-score,alerts")
             let saved = try await app.submit(save)
             #expect(saved.status == .seeOther)
             #expect(saved.headers["Location"] == "/feed")
 
-            let page = try await app.client.get("/feed?stream=0").bodyText
+            let page = try await app.get("/feed?stream=0").bodyText
             #expect(page.contains("Showing your saved layout."))
             #expect(Self.sectionIDs(page) == ["credit-score", "alerts"])
-            #expect(Self.sectionIDs(try await app.client.get("/feed?add=balances&stream=0").bodyText) == ["credit-score", "alerts", "balances"])
-            #expect(Self.sectionIDs(try await app.client.get("/feed?sections=balances&stream=0").bodyText) == ["balances"])
+            #expect(Self.sectionIDs(try await app.get("/feed?add=balances&stream=0").bodyText) == ["credit-score", "alerts", "balances"])
+            #expect(Self.sectionIDs(try await app.get("/feed?sections=balances&stream=0").bodyText) == ["balances"])
             // Links that lead back to the saved layout need no query; links to the catalog's defaults spell them out.
             #expect(page.contains(#"href="/feed?sections=credit-score""#))
 
-            let json = try await app.client.get("/api/feed/sections").bodyText
+            let json = try await app.get("/api/feed/sections").bodyText
             #expect(json.contains(#""layout":"saved""#))
             #expect(json.contains(#""page":"/feed""#))
-            #expect(try await app.client.get("/api/feed/sections?sections=alerts").bodyText.contains(#""layout":"query""#))
+            #expect(try await app.get("/api/feed/sections?sections=alerts").bodyText.contains(#""layout":"query""#))
 
             let reset = try #require(try await app.forms(on: "/feed").first { $0.action == "/feed/layout/reset" })
             #expect(try await app.submit(reset).status == .seeOther)
-            #expect(Self.sectionIDs(try await app.client.get("/feed?stream=0").bodyText) == ["balances", "alerts", "credit-score"])
-            #expect(try await app.client.get("/api/feed/sections").bodyText.contains(#""layout":"default""#))
+            #expect(Self.sectionIDs(try await app.get("/feed?stream=0").bodyText) == ["balances", "alerts", "credit-score"])
+            #expect(try await app.get("/api/feed/sections").bodyText.contains(#""layout":"default""#))
             #expect(try await !app.forms(on: "/feed").contains { $0.action == "/feed/layout/reset" })
             #expect(try await !app.forms(on: "/feed").contains { $0.action == "/feed/layout" }, "nothing to save on the bare page")
         }
@@ -88,7 +88,7 @@ struct FeedWriteTests {
     func refused(index: Int) async throws {
         let (name, status, change) = Self.refusals[index]
         try await TestDatabase.withData(.memory) { data, _ in
-            let app = try FormHarness(data)
+            let app = try await FormHarness(data)
             for form in try await app.forms(on: "/feed") {
                 let (bad, headers) = change(form)
                 let response = try await app.submit(bad, headers: headers)
@@ -103,31 +103,32 @@ struct FeedWriteTests {
     @Test("Malformed, empty and unknown: 400, 403 or 404, never a 500, nothing changed")
     func malformed() async throws {
         try await TestDatabase.withData(.memory) { data, _ in
-            let app = try FormHarness(data)
+            let app = try await FormHarness(data)
             let forms = try await app.forms(on: "/feed")
             let dismiss = try #require(forms.first { $0.action.hasSuffix("/dismiss") })
-            let form = ["Content-Type": "application/x-www-form-urlencoded"] as HTTPHeaders
+            var form = ["Content-Type": "application/x-www-form-urlencoded"] as HTTPHeaders
+            form.add("Cookie", app.cookie)
             #expect(try await app.client.execute(.post, dismiss.action, headers: form, body: Array("token=%zz".utf8)).status == .badRequest)
             #expect(try await app.client.execute(.post, dismiss.action, headers: form, body: [0xFF, 0xFE]).status == .badRequest)
             #expect(try await app.client.execute(.post, dismiss.action, headers: form, body: []).status == .forbidden)
-            #expect(try await app.client.execute(.post, dismiss.action, headers: [:], body: []).status == .unsupportedMediaType)
+            #expect(try await app.client.execute(.post, dismiss.action, headers: ["Cookie": app.cookie], body: []).status == .unsupportedMediaType)
 
             // Another user's alert, with a token the server really signed for that path but for this user: 404.
             let theirs = try await data.feed.alerts(of: UserID(2))[0]
             let path = "/feed/alerts/\(theirs.id)/dismiss"
-            let signed = FormGuard(key: data.formKey).token(for: path, subject: "1")
-            #expect(try await app.client.post(path, form: [("token", signed)]).status == .notFound)
+            let signed = FormGuard(key: data.formKey).token(for: path, subject: app.sessionSubject)
+            #expect(try await app.post(path, form: [("token", signed)]).status == .notFound)
             // A replayed token of one alert on another alert's path: 403.
-            #expect(try await app.client.post(path, form: [("token", dismiss.field("token")!)]).status == .forbidden)
+            #expect(try await app.post(path, form: [("token", dismiss.field("token")!)]).status == .forbidden)
             let garbage = "/feed/alerts/abc/dismiss"
             #expect(
-                try await app.client.post(garbage, form: [("token", FormGuard(key: data.formKey).token(for: garbage, subject: "1"))]).status
+                try await app.post(garbage, form: [("token", FormGuard(key: data.formKey).token(for: garbage, subject: app.sessionSubject))]).status
                     == .notFound)
 
             let save = try #require(try await app.forms(on: "/feed?sections=alerts").first { $0.action == "/feed/layout" })
             #expect(try await app.submit(save.replacing("sections", with: "balances,nope")).status == .badRequest)
             #expect(try await app.submit(save.replacing("sections", with: nil)).status == .badRequest)
-            #expect(try await app.client.get("/feed/layout").status == .methodNotAllowed)
+            #expect(try await app.get("/feed/layout").status == .methodNotAllowed)
 
             #expect(try await data.feed.alerts(of: UserID(2)).allSatisfy { !$0.isDismissed })
             #expect(try await data.feed.alerts(of: alex).allSatisfy { !$0.isDismissed })
@@ -140,7 +141,7 @@ struct FeedWriteTests {
         arguments: ["//evil.example", "https://evil.example/", "/\\evil.example", "http:evil", "/\r\nSet-Cookie: x=1", " /feed"])
     func noOpenRedirect(back: String) async throws {
         try await TestDatabase.withData(.memory) { data, _ in
-            let app = try FormHarness(data)
+            let app = try await FormHarness(data)
             let form = try #require(try await app.forms(on: "/feed").first { $0.action.hasSuffix("/dismiss") })
             let response = try await app.submit(form.replacing("back", with: back))
             #expect(response.status == .seeOther)

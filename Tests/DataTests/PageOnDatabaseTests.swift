@@ -43,7 +43,9 @@ struct PageOnDatabaseTests {
     static let sections = ["balances", "alerts", "credit-score"]
 
     private func router(_ data: AppData, store: any FeedStore, sectionTimeout: Duration = .seconds(30)) throws -> Router {
-        let data = AppData(feed: store, day: data.day, layouts: data.layouts, users: data.users, formKey: data.formKey, pool: data.pool)
+        let data = AppData(
+            feed: store, day: data.day, layouts: data.layouts, accounts: data.accounts, users: data.users, formKey: data.formKey, pool: data.pool,
+            hasher: data.hasher)
         return try buildRouter(
             publicDirectory: FormHarness.publicDirectory, data: data, settings: AppSettings(sectionTimeout: sectionTimeout),
             logger: LogCollector().logger)
@@ -55,12 +57,14 @@ struct PageOnDatabaseTests {
             let pool = try #require(data.pool)
             let store = QueryingFeedStore(
                 base: data.feed, pool: pool, before: Dictionary(uniqueKeysWithValues: Self.sections.map { ($0, "SELECT pg_sleep(0.2)") }))
-            try await withLiveServer(try router(data, store: store)) { server in
+            let router = try router(data, store: store)
+            let cookie = "Cookie: " + (try await InProcessClient(router).signIn())
+            try await withLiveServer(router) { server in
                 let port = server.port
                 let clock = ContinuousClock()
                 let start = clock.now
                 async let page = onOwnThread { () -> (Int, Duration) in
-                    let response = try RawHTTPClient(port: port).request("/feed?stream=0")
+                    let response = try RawHTTPClient(port: port).request("/feed?stream=0", headers: [cookie])
                     return (response.status, start.duration(to: clock.now))
                 }
                 try await Task.sleep(for: .milliseconds(50))
@@ -90,11 +94,12 @@ struct PageOnDatabaseTests {
             let pool = try #require(data.pool)
             let store = QueryingFeedStore(base: data.feed, pool: pool, before: ["alerts": forever])
             let client = InProcessClient(try router(data, store: store, sectionTimeout: .milliseconds(300)))
+            let cookie = try await client.signIn()
             let clock = ContinuousClock()
             // More hanging pages than connections: were a cut query to keep its connection, the last pages would wait.
             for _ in 0..<4 {
                 let start = clock.now
-                let response = try await client.get("/feed?stream=0")
+                let response = try await client.get("/feed?stream=0", headers: ["Cookie": cookie])
                 let elapsed = start.duration(to: clock.now)
                 #expect(response.status == .ok)
                 #expect(response.headers["Sectional-Degraded"] == "alerts")

@@ -8,7 +8,7 @@ import Testing
 @Suite("Bad input gets a clear answer and changes nothing")
 struct BadInputTests {
     let app: AppHarness
-    init() throws { app = try AppHarness() }
+    init() async throws { app = try await AppHarness() }
 
     @Test(
         "An unknown section is a 400 page naming the valid ones",

@@ -6,7 +6,7 @@ import Testing
 @Suite("The financial check-up")
 struct CheckupTests {
     let app: AppHarness
-    init() throws { app = try AppHarness() }
+    init() async throws { app = try await AppHarness() }
 
     @Test("The quiz is a plain GET form that keeps the page's composition")
     func form() async throws {

@@ -1,4 +1,5 @@
 import Sectional
+import SectionalSecurity
 import SectionalTesting
 import Testing
 
@@ -7,7 +8,7 @@ import Testing
 @Suite("The day page")
 struct DayPageTests {
     let app: AppHarness
-    init() throws { app = try AppHarness() }
+    init() async throws { app = try await AppHarness() }
 
     @Test("GET /day shows calendar, summary, sleep and workout for today (UTC)")
     func today() async throws {
@@ -52,8 +53,12 @@ struct DayPageTests {
     @Test("The page's children all show the date the calendar chose", arguments: ["2024-02-29", "2026-01-01", "2030-12-31"])
     func reloadThroughTheParent(date: String) throws {
         let day = try #require(Day(iso: date))
-        let page = DayPage(store: MemoryStore(), user: UserID(1))
-        let setup = SectionSetup(context: day, plan: CompositionPlan(catalog: page.catalog.sections), address: page.address(day))
+        let data = AppData.memory()
+        let formGuard = FormGuard(key: data.formKey)
+        let accounts = Accounts(store: data.accounts, hasher: data.hasher, settings: AccountSettings(), logger: LogCollector().logger, now: unixNow)
+        let page = DayPage(store: data.day, accounts: accounts, formGuard: formGuard)
+        let context = DayPage.Context(day: day, account: AccountMenu(Visitor(user: data.users[0], sessionHash: nil), formGuard: formGuard))
+        let setup = SectionSetup(context: context, plan: CompositionPlan(catalog: page.catalog.sections), address: page.address(context))
         let controller = try #require(page.makePage(setup) as? DayPageController)
         #expect(controller.date == day)
         for child in controller.children {

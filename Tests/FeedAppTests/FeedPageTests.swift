@@ -8,7 +8,7 @@ import Testing
 @Suite("The finance feed")
 struct FeedPageTests {
     let app: AppHarness
-    init() throws { app = try AppHarness() }
+    init() async throws { app = try await AppHarness() }
 
     @Test("GET /feed stacks balances, alerts and credit score, in that order")
     func defaultFeed() async throws {

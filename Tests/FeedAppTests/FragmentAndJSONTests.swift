@@ -9,7 +9,7 @@ import Testing
 @Suite("Fragments and the JSON section list")
 struct FragmentAndJSONTests {
     let app: AppHarness
-    init() throws { app = try AppHarness() }
+    init() async throws { app = try await AppHarness() }
 
     @Test(
         "A fragment is one section card alone, for partial refresh", arguments: ["balances", "alerts", "credit-score", "recent-activity", "checkup"])

@@ -14,18 +14,25 @@ import Testing
 struct LiveAppTests {
     @Test("/feed, a fragment and the JSON, fetched over HTTP")
     func pagesOverHTTP() async throws {
-        let router = try buildRouter(publicDirectory: AppHarness.publicDirectory, logger: LogCollector().logger)
+        let data = AppData.memory()
+        let router = try buildRouter(publicDirectory: AppHarness.publicDirectory, data: data, logger: LogCollector().logger)
+        let cookie = try await InProcessClient(router).signIn()
         try await withLiveServer(router) { server in
             let base = "http://127.0.0.1:\(server.port)"
+            func get(_ path: String) async throws -> (Data, URLResponse) {
+                var request = URLRequest(url: URL(string: base + path)!)
+                request.setValue(cookie, forHTTPHeaderField: "Cookie")
+                return try await URLSession.shared.data(for: request)
+            }
 
-            let (page, pageResponse) = try await URLSession.shared.data(from: URL(string: base + "/feed")!)
+            let (page, pageResponse) = try await get("/feed")
             #expect((pageResponse as? HTTPURLResponse)?.statusCode == 200)
             #expect(String(decoding: page, as: UTF8.self).contains(#"data-section="credit-score""#))
 
-            let (fragment, _) = try await URLSession.shared.data(from: URL(string: base + "/feed/sections/alerts")!)
+            let (fragment, _) = try await get("/feed/sections/alerts")
             #expect(String(decoding: fragment, as: UTF8.self).hasPrefix(#"<section class="section" id="section-alerts""#))
 
-            let (json, jsonResponse) = try await URLSession.shared.data(from: URL(string: base + "/api/feed/sections?add=checkup")!)
+            let (json, jsonResponse) = try await get("/api/feed/sections?add=checkup")
             #expect((jsonResponse as? HTTPURLResponse)?.value(forHTTPHeaderField: "Content-Type") == "application/json")
             let description = try JSONDecoder().decode(PageDescription.self, from: json)
             #expect(description.sections.map(\.id) == ["balances", "alerts", "credit-score", "checkup"])

@@ -6,19 +6,22 @@ import Testing
 
 @Suite("Streamed pages over a real socket", .timeLimit(.minutes(1)))
 struct LiveStreamingPageTests {
-    private func router(_ store: ControlledFeedStore, timeout: Duration = .seconds(30)) throws -> Router {
-        try buildRouter(
-            publicDirectory: AppHarness.publicDirectory, data: AppData.memory().replacingFeed(with: store),
-            settings: AppSettings(sectionTimeout: timeout), logger: LogCollector().logger)
+    /// The app on `store`, and the `Cookie` line of a signed-in session.
+    private func app(_ store: ControlledFeedStore, timeout: Duration = .seconds(30)) async throws -> (Router, String) {
+        let data = AppData.memory().replacingFeed(with: store)
+        let router = try buildRouter(
+            publicDirectory: AppHarness.publicDirectory, data: data, settings: AppSettings(sectionTimeout: timeout), logger: LogCollector().logger)
+        return (router, "Cookie: " + (try await InProcessClient(router).signIn()))
     }
 
     @Test("The head and the sections above a slow one arrive before it finishes")
     func firstChunkBeforeTheSlowest() async throws {
         let store = ControlledFeedStore(gated: ["credit-score"])
-        let early = try await withLiveServer(try router(store)) { server in
+        let (router, cookie) = try await app(store)
+        let early = try await withLiveServer(router) { server in
             try await onOwnThread { [port = server.port] () -> String in
                 let client = try RawHTTPClient(port: port, timeout: .seconds(10))
-                try client.send("GET /feed?sections=balances,credit-score HTTP/1.1\r\nHost: x\r\n\r\n")
+                try client.send("GET /feed?sections=balances,credit-score HTTP/1.1\r\nHost: x\r\n\(cookie)\r\n\r\n")
                 guard client.waitFor("Everyday Checking") else { return "" }
                 let early = client.unreadText
                 store.gate.open()
@@ -33,10 +36,11 @@ struct LiveStreamingPageTests {
     @Test("A client that leaves mid-page cancels the remaining loads and leaves nothing behind")
     func clientGoneMidPage() async throws {
         let store = ControlledFeedStore(gated: ["credit-score"])
-        try await withLiveServer(try router(store, timeout: .milliseconds(500))) { server in
+        let (router, cookie) = try await app(store, timeout: .milliseconds(500))
+        try await withLiveServer(router) { server in
             let sawHead = try await onOwnThread { [port = server.port] () -> Bool in
                 let client = try RawHTTPClient(port: port, timeout: .seconds(10))
-                try client.send("GET /feed HTTP/1.1\r\nHost: x\r\n\r\n")
+                try client.send("GET /feed HTTP/1.1\r\nHost: x\r\n\(cookie)\r\n\r\n")
                 defer { client.disconnect() }
                 return client.waitFor("id=\"stack\">")
             }
@@ -53,10 +57,11 @@ struct LiveStreamingPageTests {
     func stopWithStreamInFlight() async throws {
         let store = ControlledFeedStore(gated: ["credit-score"])
         let configuration = ServerConfiguration.forTests(shutdownGrace: .milliseconds(300))
-        try await withLiveServer(try router(store), configuration: configuration) { server in
+        let (router, cookie) = try await app(store)
+        try await withLiveServer(router, configuration: configuration) { server in
             let ended = try await onOwnThread { [port = server.port] () -> Bool in
                 let client = try RawHTTPClient(port: port, timeout: .seconds(10))
-                try client.send("GET /feed HTTP/1.1\r\nHost: x\r\n\r\n")
+                try client.send("GET /feed HTTP/1.1\r\nHost: x\r\n\(cookie)\r\n\r\n")
                 guard client.waitFor("id=\"stack\">") else { return false }
                 server.stop()
                 return !client.waitFor("never sent")

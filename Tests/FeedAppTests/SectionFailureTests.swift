@@ -21,7 +21,7 @@ struct BrokenCreditStore: FeedStore {
 struct SectionFailureTests {
     @Test("The failed section shows its fallback; its siblings render; the page is a 200; the log names the section")
     func fallback() async throws {
-        let app = try AppHarness(feedStore: BrokenCreditStore())
+        let app = try await AppHarness(feedStore: BrokenCreditStore())
         let response = try await app.get("/feed")
         #expect(response.status == .ok)
         #expect(response.sectionIDs == ["balances", "alerts", "credit-score"])

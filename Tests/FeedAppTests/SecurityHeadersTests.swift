@@ -10,8 +10,8 @@ import Testing
 @Suite struct SecurityHeadersTests {
     let app: AppHarness
 
-    init() throws {
-        app = try AppHarness()
+    init() async throws {
+        app = try await AppHarness()
     }
 
     static let htmlTargets: [(method: HTTPMethod, target: String, status: Int)] = [

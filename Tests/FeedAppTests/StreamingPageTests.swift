@@ -15,7 +15,7 @@ struct StreamingPageTests {
             "/day?date=2026-11-03", "/day?date=2024-02-29&remove=calendar",
         ])
     func streamedEqualsWhole(target: String) async throws {
-        let app = try AppHarness(feedStore: ControlledFeedStore(delays: ["alerts": .milliseconds(30), "balances": .milliseconds(10)]))
+        let app = try await AppHarness(feedStore: ControlledFeedStore(delays: ["alerts": .milliseconds(30), "balances": .milliseconds(10)]))
         let streamed = try await app.answer(target)
         guard case .stream = streamed.body else {
             Issue.record("\(target) was not streamed")
@@ -29,10 +29,10 @@ struct StreamingPageTests {
 
     @Test("?stream=0, --no-stream and HEAD send the page whole; a bad stream value is a 400")
     func wholeWhenAsked() async throws {
-        let app = try AppHarness()
+        let app = try await AppHarness()
         #expect(try await app.answer("/feed?stream=0").bodyBytes.count > 0)
         #expect(try await app.answer("/feed", method: .head).bodyBytes.count > 0)
-        let noStream = try AppHarness(settings: AppSettings(sectionTimeout: .seconds(30), streaming: false))
+        let noStream = try await AppHarness(settings: AppSettings(sectionTimeout: .seconds(30), streaming: false))
         #expect(try await noStream.answer("/feed").bodyBytes.count > 0)
         let bad = try await app.get("/feed?stream=sometimes")
         #expect(bad.status == .badRequest)
@@ -42,7 +42,7 @@ struct StreamingPageTests {
     @Test("Out of order: cards arrive as they finish, into slots laid out in page order")
     func outOfOrder() async throws {
         let store = ControlledFeedStore(delays: ["balances": .milliseconds(150)])
-        let app = try AppHarness(feedStore: store)
+        let app = try await AppHarness(feedStore: store)
         let body = try await app.get("/feed?stream=ooo").bodyText
         let slots = body.matches(of: /<slot name="([a-z-]+)">/).map { String($0.output.1) }
         #expect(slots == ["stack-heading", "balances", "alerts", "credit-score"], "the page's heading first, then its cards")
@@ -66,7 +66,7 @@ struct SlowSectionTests {
     @Test("Three sections of 200 ms give a page in about 200 ms, not 600")
     func latencyFollowsTheSlowest() async throws {
         let slow = ["balances": Duration.milliseconds(200), "alerts": .milliseconds(200), "credit-score": .milliseconds(200)]
-        let app = try AppHarness(feedStore: ControlledFeedStore(delays: slow), settings: AppSettings(sectionTimeout: .seconds(30)))
+        let app = try await AppHarness(feedStore: ControlledFeedStore(delays: slow), settings: AppSettings(sectionTimeout: .seconds(30)))
         var one = Duration.seconds(3600), three = Duration.seconds(3600)
         for _ in 0..<3 {
             one = min(one, try await elapsed { _ = try await app.get("/feed?sections=balances&stream=0") })
@@ -80,7 +80,7 @@ struct SlowSectionTests {
     func hangingSectionIsCut() async throws {
         let settings = AppSettings(sectionTimeout: .milliseconds(500), simulatedFaults: ["credit-score": .hang])
         let clock = TestClock()
-        let app = try AppHarness(settings: settings, clock: clock)
+        let app = try await AppHarness(settings: settings, clock: clock)
         /// Each page waits for its deadline on the test clock: move it there.
         func get(_ target: String) async throws -> TestResponse {
             async let response = app.get(target)
@@ -105,7 +105,7 @@ struct SlowSectionTests {
 
     @Test("A throwing section shows its fallback and is reported as failed")
     func throwingSection() async throws {
-        let app = try AppHarness(settings: AppSettings(sectionTimeout: .seconds(30), simulatedFaults: ["alerts": .error]))
+        let app = try await AppHarness(settings: AppSettings(sectionTimeout: .seconds(30), simulatedFaults: ["alerts": .error]))
         let response = try await app.get("/feed?stream=0")
         #expect(response.headers["Sectional-Degraded"] == "alerts")
         #expect(response.bodyText.contains("Alerts could not be loaded right now."))

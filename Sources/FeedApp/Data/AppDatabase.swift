@@ -46,38 +46,48 @@ public struct AppData: Sendable {
     public let feed: any FeedStore
     public let day: any DayStore
     public let layouts: any LayoutStore
-    /// Everyone who can use the app, by id; until sign-in exists, pages show the first.
+    public let accounts: any AccountStore
+    /// Everyone who could use the app when it opened, by id.
     public let users: [User]
     public let formKey: [UInt8]
     /// The connections, when the data is in a database.
     public let pool: ConnectionPool?
+    /// How passwords are hashed and checked.
+    public let hasher: PasswordHasher
 
     /// Data from parts, e.g. a test's store in place of one of them.
     public init(
-        feed: any FeedStore, day: any DayStore, layouts: any LayoutStore, users: [User], formKey: [UInt8], pool: ConnectionPool?
+        feed: any FeedStore, day: any DayStore, layouts: any LayoutStore, accounts: any AccountStore, users: [User], formKey: [UInt8],
+        pool: ConnectionPool?, hasher: PasswordHasher
     ) {
         self.feed = feed
         self.day = day
         self.layouts = layouts
+        self.accounts = accounts
         self.users = users
         self.formKey = formKey
         self.pool = pool
+        self.hasher = hasher
     }
 
-    /// The seed data in memory.
-    public static func memory() -> AppData {
-        let store = MemoryStore()
-        return AppData(feed: store, day: store, layouts: store, users: store.users, formKey: FormGuard.newKey(), pool: nil)
+    /// The seed data in memory, its passwords hashed with `hasher`.
+    public static func memory(hasher: PasswordHasher = PasswordHasher(.minimal)) -> AppData {
+        let store = MemoryStore(hasher: hasher)
+        let users = SeedData.users.enumerated().map { User(id: UserID($0.offset + 1), name: $0.element.name, displayName: $0.element.displayName) }
+        return AppData(
+            feed: store, day: store, layouts: store, accounts: store, users: users, formKey: FormGuard.newKey(), pool: nil, hasher: hasher)
     }
 
     /// Opens `location` with `connections` connections, applies pending
     /// migrations and, when `seed` and the database has no users, the demo data.
     /// - Throws: `DatabaseProblem`, one line saying what is wrong.
-    public static func open(_ location: DatabaseLocation, connections: Int, seed: Bool = true) async throws(DatabaseProblem) -> AppData {
+    public static func open(
+        _ location: DatabaseLocation, connections: Int, seed: Bool = true, hasher: PasswordHasher = PasswordHasher()
+    ) async throws(DatabaseProblem) -> AppData {
         let pool: ConnectionPool
         do {
             switch location {
-            case .memory: return memory()
+            case .memory: return memory(hasher: hasher)
             case .sqlite(let path):
                 try createParentDirectory(of: path)
                 pool = try ConnectionPool(size: connections, dialect: .sqlite) { () throws(SQLError) in try SQLiteConnection(path: path) }
@@ -93,19 +103,18 @@ public struct AppData: Sendable {
         do {
             let formKey = try await pool.run { db in
                 try db.migrate(Schema.migrations)
-                if seed { try Seeder.seedIfEmpty(db) }
+                if seed { try Seeder.seedIfEmpty(db, hasher: hasher) }
                 return try Self.formKey(db)
             }
             let store = SQLStore(pool: pool)
-            return AppData(feed: store, day: store, layouts: store, users: try await store.users(), formKey: formKey, pool: pool)
+            return AppData(
+                feed: store, day: store, layouts: store, accounts: store, users: try await store.users(), formKey: formKey, pool: pool,
+                hasher: hasher)
         } catch {
             pool.close()
             throw DatabaseProblem("cannot prepare \(location): \(error)")
         }
     }
-
-    /// The first user: whom pages show until sign-in exists.
-    public var defaultUser: UserID? { users.first?.id }
 
     /// The form key every replica shares: made once, by whichever starts first.
     private static func formKey(_ db: any SQLConnection) throws -> [UInt8] {

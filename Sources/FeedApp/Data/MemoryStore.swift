@@ -1,4 +1,5 @@
 import Sectional
+import SectionalSecurity
 import Synchronization
 
 /// The seed data in memory, writes included, gone when the process ends:
@@ -12,9 +13,15 @@ public final class MemoryStore: FeedStore, DayStore, LayoutStore, Sendable {
 
     private let seed: [SeedUser]
     private let state: Mutex<[UserData]>
+    let accounts: MemoryAccounts
 
-    public init(users: [SeedUser] = SeedData.users) {
+    /// The seed's users, their passwords hashed with `hasher`.
+    public init(users: [SeedUser] = SeedData.users, hasher: PasswordHasher = PasswordHasher(.minimal)) {
         seed = users
+        accounts = MemoryAccounts(
+            users: users.enumerated().map { index, user in
+                (User(id: UserID(index + 1), name: user.name, displayName: user.displayName), try? hasher.hash(user.password))
+            })
         var nextAlert = 0
         state = Mutex(
             users.map { user in
@@ -26,9 +33,7 @@ public final class MemoryStore: FeedStore, DayStore, LayoutStore, Sendable {
             })
     }
 
-    public var users: [User] {
-        seed.enumerated().map { User(id: UserID($0.offset + 1), name: $0.element.name, displayName: $0.element.displayName) }
-    }
+    public func users() async throws -> [User] { accounts.state.withLock { $0.users.map(\.user) } }
 
     private func index(of user: UserID) -> Int? {
         seed.indices.contains(user.rawValue - 1) ? user.rawValue - 1 : nil

@@ -75,5 +75,32 @@ enum Schema {
                     PRIMARY KEY (user_id, page));
                 CREATE TABLE secrets (name text PRIMARY KEY, value text NOT NULL);
                 """),
+        Migration(
+            3, "passwords, sessions, API tokens and sign-in failures",
+            sqlite: """
+                ALTER TABLE users ADD COLUMN password_hash TEXT;
+                CREATE TABLE sessions (
+                    token_hash TEXT PRIMARY KEY, user_id INTEGER NOT NULL REFERENCES users(id),
+                    created_at INTEGER NOT NULL, last_seen_at INTEGER NOT NULL) STRICT;
+                CREATE TABLE api_tokens (
+                    id INTEGER PRIMARY KEY, user_id INTEGER NOT NULL REFERENCES users(id), token_hash TEXT NOT NULL UNIQUE,
+                    label TEXT NOT NULL, created_at INTEGER NOT NULL, revoked INTEGER NOT NULL DEFAULT FALSE) STRICT;
+                CREATE TABLE signin_failures (key TEXT NOT NULL, at INTEGER NOT NULL) STRICT;
+                CREATE INDEX sessions_by_user ON sessions (user_id);
+                CREATE INDEX signin_failures_by_key ON signin_failures (key, at);
+                """,
+            postgres: """
+                ALTER TABLE users ADD COLUMN password_hash text;
+                CREATE TABLE sessions (
+                    token_hash text PRIMARY KEY, user_id bigint NOT NULL REFERENCES users(id),
+                    created_at bigint NOT NULL, last_seen_at bigint NOT NULL);
+                CREATE TABLE api_tokens (
+                    id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY, user_id bigint NOT NULL REFERENCES users(id),
+                    token_hash text NOT NULL UNIQUE, label text NOT NULL, created_at bigint NOT NULL,
+                    revoked boolean NOT NULL DEFAULT FALSE);
+                CREATE TABLE signin_failures (key text NOT NULL, at bigint NOT NULL);
+                CREATE INDEX sessions_by_user ON sessions (user_id);
+                CREATE INDEX signin_failures_by_key ON signin_failures (key, at);
+                """),
     ]
 }

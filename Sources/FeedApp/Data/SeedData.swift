@@ -4,6 +4,8 @@
 public struct SeedUser: Sendable {
     public var name: String
     public var displayName: String
+    /// Documented in the README: the demo is for trying, not for keeping secrets.
+    public var password: String
     public var accounts: [Account]
     /// Title, text and severity; ids come from the database.
     public var alerts: [(severity: FeedAlert.Severity, title: String, text: String)]
@@ -17,7 +19,7 @@ public enum SeedData {
     /// Pages show the first of them until sign-in exists.
     public static let users: [SeedUser] = [
         SeedUser(
-            name: "alex", displayName: "Alex O'Brien",
+            name: "alex", displayName: "Alex O'Brien", password: "alex-demo-1",
             accounts: [
                 Account(name: "Everyday Checking", lastDigits: "4821", balance: Money(cents: 2_384_512)),
                 Account(name: "High-Yield Savings", lastDigits: "0937", balance: Money(cents: 1_250_000)),
@@ -40,7 +42,7 @@ public enum SeedData {
             ],
             daySeed: 0),
         SeedUser(
-            name: "sam", displayName: "Sam <Lee> & Partners",
+            name: "sam", displayName: "Sam <Lee> & Partners", password: "sam-demo-2",
             accounts: [
                 Account(name: "Student Checking", lastDigits: "1204", balance: Money(cents: 31_245)),
                 Account(name: "Rainy-Day <Savings>", lastDigits: "8830", balance: Money(cents: 402_000)),

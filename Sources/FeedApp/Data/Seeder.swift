@@ -1,21 +1,25 @@
 import SectionalSQL
+import SectionalSecurity
 
 /// Writes `SeedData` into an empty database, in one transaction.
 enum Seeder {
     /// Seeds when the database has no users yet. Replicas starting together
     /// seed once: the transaction (and on PostgreSQL an advisory lock) makes
     /// the check and the inserts one step.
-    static func seedIfEmpty(_ db: any SQLConnection, users: [SeedUser] = SeedData.users) throws {
+    static func seedIfEmpty(_ db: any SQLConnection, users: [SeedUser] = SeedData.users, hasher: PasswordHasher) throws {
         try db.transaction {
             if db.dialect == .postgres { try db.execute("SELECT pg_advisory_xact_lock($1)", [.integer(0x5EC7_5EED)]) }
             guard try db.query("SELECT COUNT(*) FROM users", [])[0].int(0) == 0 else { return }
-            for user in users { try insert(user, into: db) }
+            for user in users { try insert(user, into: db, hasher: hasher) }
+            // The sign-in page names the demo users only while they are the demo's.
+            try db.execute("INSERT INTO secrets (name, value) VALUES ('demo-data', 'seeded') ON CONFLICT (name) DO NOTHING")
         }
     }
 
-    private static func insert(_ user: SeedUser, into db: any SQLConnection) throws {
+    private static func insert(_ user: SeedUser, into db: any SQLConnection, hasher: PasswordHasher) throws {
         let id = try db.query(
-            "INSERT INTO users (name, display_name) VALUES ($1, $2) RETURNING id", [.text(user.name), .text(user.displayName)])[0].int(0)
+            "INSERT INTO users (name, display_name, password_hash) VALUES ($1, $2, $3) RETURNING id",
+            [.text(user.name), .text(user.displayName), .text(try hasher.hash(user.password))])[0].int(0)
         let userID = SQLValue.int(id)
         for (position, account) in user.accounts.enumerated() {
             try db.execute(

@@ -1,49 +1,61 @@
 import HTTPServer
 import Sectional
+import SectionalSecurity
 import SectionalServer
 
 /// The day page: calendar, summary, sleep and workout for one date.
 struct DayPage: ComposedPage {
-    typealias Context = Day
+    /// The date shown, and whose.
+    struct Context: Sendable {
+        var day: Day
+        var account: AccountMenu
+    }
 
     let name = "day"
     let title = "Day"
     let heading: String? = "Your day"
-    let catalog: PageCatalog<Day>
+    let catalog: PageCatalog<Context>
+    private let accounts: Accounts
+    private let formGuard: FormGuard
 
     /// Sections start on today; the calendar then chooses the asked-for date (see `makePage`).
-    init(store: any DayStore, user: UserID) {
+    init(store: any DayStore, accounts: Accounts, formGuard: FormGuard) {
+        self.accounts = accounts
+        self.formGuard = formGuard
         catalog = PageCatalog(
             [
                 .section(CalendarSection.self) { setup in CalendarSection(date: .today(), linkPlan: setup.plan) },
-                .section(SummarySection.self) { _ in SummarySection(store: store, user: user, date: .today()) },
-                .section(SleepSection.self) { _ in SleepSection(store: store, user: user, date: .today()) },
-                .section(WorkoutSection.self) { _ in WorkoutSection(store: store, user: user, date: .today()) },
+                .section(SummarySection.self) { setup in SummarySection(store: store, user: setup.context.account.user, date: .today()) },
+                .section(SleepSection.self) { setup in SleepSection(store: store, user: setup.context.account.user, date: .today()) },
+                .section(WorkoutSection.self) { setup in WorkoutSection(store: store, user: setup.context.account.user, date: .today()) },
             ],
             defaults: [CalendarSection.self, SummarySection.self, SleepSection.self, WorkoutSection.self]
         )
     }
 
-    /// The `date` query item, today (UTC) when absent.
-    func context(from request: Request) throws(HTTPError) -> Day {
-        guard let text = request.queryValue("date") else { return Day.today() }
+    /// Who is signed in, and the `date` query item, today (UTC) when absent.
+    func context(from request: Request) async throws(HTTPError) -> Context {
+        let account = AccountMenu(try await accounts.requireVisitor(request), formGuard: formGuard)
+        guard let text = request.queryValue("date") else { return Context(day: Day.today(), account: account) }
         guard let day = Day(iso: text) else {
             throw HTTPError(.badRequest, "date '\(text)' is not a valid date; use YYYY-MM-DD, e.g. 2026-11-03.")
         }
-        return day
+        return Context(day: day, account: account)
     }
 
-    func linkContext(_ day: Day) -> [PageAddress.QueryPair] { [.init("date", day.description)] }
+    func linkContext(_ context: Context) -> [PageAddress.QueryPair] { [.init("date", context.day.description)] }
+
+    func banner(_ context: Context, in site: Site) -> any HTML { SiteHeader(active: name, account: context.account) }
 
     /// Builds the page for today, then lets the calendar choose the asked-for
     /// date, which reaches every section through the page.
-    func makePage(_ setup: SectionSetup<Day>) -> StackPageController {
+    func makePage(_ setup: SectionSetup<Context>) -> StackPageController {
         let page = DayPageController(date: .today())
         page.addSections(from: catalog, setup)
         let calendar = page.children.lazy.compactMap { $0 as? CalendarSection }.first
         calendar?.delegate = page
-        if setup.context != page.date {
-            if let calendar { calendar.select(setup.context) } else { page.reloadDay(with: setup.context) }
+        if setup.context.day != page.date {
+            if let calendar { calendar.select(setup.context.day) } else { page.reloadDay(with: setup.context.day) }
         }
         return page
     }

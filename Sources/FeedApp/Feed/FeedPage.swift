@@ -9,6 +9,7 @@ import SectionalServer
 struct FeedPage: ComposedPage {
     struct Context: Sendable {
         var forms: FormContext
+        var account: AccountMenu
         var checkupAnswers: [String: String]
     }
 
@@ -18,14 +19,14 @@ struct FeedPage: ComposedPage {
     let quiz = CheckupQuiz.standard
     let catalog: PageCatalog<Context>
     private let layouts: any LayoutStore
-    private let user: UserID
+    private let accounts: Accounts
     private let formGuard: FormGuard
     private let logger: Logger
 
-    init(store: any FeedStore, layouts: any LayoutStore, user: UserID, formGuard: FormGuard, logger: Logger = .standardError) {
+    init(store: any FeedStore, layouts: any LayoutStore, accounts: Accounts, formGuard: FormGuard, logger: Logger = .standardError) {
         let quiz = quiz
         self.layouts = layouts
-        self.user = user
+        self.accounts = accounts
         self.formGuard = formGuard
         self.logger = logger
         catalog = PageCatalog(
@@ -46,9 +47,15 @@ struct FeedPage: ComposedPage {
         )
     }
 
-    func context(from request: Request) throws(HTTPError) -> Context {
-        Context(forms: FormContext(user: user, formGuard: formGuard), checkupAnswers: try quiz.answers(from: request.queryValues("checkup")))
+    /// Who is signed in (or the answer that sends them to sign in), and the check-up's answers.
+    func context(from request: Request) async throws(HTTPError) -> Context {
+        let visitor = try await accounts.requireVisitor(request)
+        return Context(
+            forms: FormContext(visitor, formGuard: formGuard), account: AccountMenu(visitor, formGuard: formGuard),
+            checkupAnswers: try quiz.answers(from: request.queryValues("checkup")))
     }
+
+    func banner(_ context: Context, in site: Site) -> any HTML { SiteHeader(active: name, account: context.account) }
 
     func savedLayout(for context: Context) async -> [SectionID]? {
         do {

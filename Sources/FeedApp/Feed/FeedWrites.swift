@@ -13,7 +13,7 @@ struct FeedWrites: Sendable {
 
     let store: any FeedStore
     let layouts: any LayoutStore
-    let user: UserID
+    let accounts: Accounts
     let formGuard: FormGuard
     let sections: SectionCatalog
 
@@ -25,7 +25,7 @@ struct FeedWrites: Sendable {
     }
 
     func dismiss(_ request: Request) async throws -> Response {
-        let fields = try checkedFields(request)
+        let (user, fields) = try await checkedFields(request)
         guard let id = request.parameters["id"].flatMap({ Int($0) }), try await store.dismissAlert(id, of: user) else {
             throw HTTPError(.notFound, "There is no such alert.")
         }
@@ -33,7 +33,7 @@ struct FeedWrites: Sendable {
     }
 
     func restore(_ request: Request) async throws -> Response {
-        let fields = try checkedFields(request)
+        let (user, fields) = try await checkedFields(request)
         _ = try await store.restoreAlerts(of: user)
         return backToPage(fields)
     }
@@ -41,7 +41,7 @@ struct FeedWrites: Sendable {
     /// Saves the `sections` field (a comma list) as the user's feed layout;
     /// the catalog's defaults are saved as no layout at all.
     func saveLayout(_ request: Request) async throws -> Response {
-        let fields = try checkedFields(request)
+        let (user, fields) = try await checkedFields(request)
         guard let list = fields.first(where: { $0.name == "sections" })?.value else {
             throw HTTPError(.badRequest, "The form has no sections field.")
         }
@@ -60,17 +60,22 @@ struct FeedWrites: Sendable {
     }
 
     func resetLayout(_ request: Request) async throws -> Response {
-        _ = try checkedFields(request)
+        let (user, _) = try await checkedFields(request)
         _ = try await layouts.resetLayout(of: user, page: "feed")
         return .seeOther("/feed")
     }
 
-    /// The form's fields once it is known to come from this site, for this
-    /// form (its path: each alert's dismiss form has a token of its own) and this user.
-    private func checkedFields(_ request: Request) throws(HTTPError) -> [QueryItem] {
+    /// The signed-in user and the form's fields, once the form is known to
+    /// come from this site, for this form (its path: each alert's dismiss
+    /// form has a token of its own) and this session.
+    private func checkedFields(_ request: Request) async throws(HTTPError) -> (UserID, [QueryItem]) {
+        let visitor = try await accounts.requireVisitor(request)
+        guard let session = visitor.sessionHash else {
+            throw HTTPError(.forbidden, "Forms are posted from a signed-in browser, not with an API token.")
+        }
         let fields = try request.formFields()
-        try formGuard.check(request, fields: fields, action: request.path, subject: user.description)
-        return fields
+        try formGuard.check(request, fields: fields, action: request.path, subject: session)
+        return (visitor.user.id, fields)
     }
 
     private func backToPage(_ fields: [QueryItem]) -> Response {

@@ -1,11 +1,34 @@
 import SectionalSecurity
 
 /// What a section needs to render a form that writes: whose data it
-/// changes and how its token is signed.
+/// changes and how its token is signed (for this session: a token copied
+/// from another visit is worth nothing).
 struct FormContext: Sendable {
     let user: UserID
+    /// The session's stored hash; empty for an API token's visit, whose forms cannot be posted.
+    let subject: String
     let formGuard: FormGuard
 
-    /// The token of the form posting to `action` for this user.
-    func token(for action: String) -> String { formGuard.token(for: action, subject: user.description) }
+    init(_ visitor: Visitor, formGuard: FormGuard) {
+        user = visitor.user.id
+        subject = visitor.sessionHash ?? ""
+        self.formGuard = formGuard
+    }
+
+    /// The token of the form posting to `action` in this session.
+    func token(for action: String) -> String { formGuard.token(for: action, subject: subject) }
+}
+
+/// Who is signed in, for the banner: their name and the sign-out form's token.
+struct AccountMenu: Sendable {
+    let user: UserID
+    let displayName: String
+    /// `nil` for an API token's visit: it has no session to sign out of.
+    let signOutToken: String?
+
+    init(_ visitor: Visitor, formGuard: FormGuard) {
+        user = visitor.user.id
+        displayName = visitor.user.displayName
+        signOutToken = visitor.sessionHash.map { formGuard.token(for: SignInRoutes.signOutPath, subject: $0) }
+    }
 }

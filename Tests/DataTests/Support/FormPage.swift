@@ -1,7 +1,9 @@
 import FeedApp
 import Foundation
 import HTTPServer
+import SectionalSecurity
 import SectionalTesting
+import Testing
 
 /// The app on some data, spoken to as a browser would: read a page, find
 /// its forms, post them.
@@ -12,14 +14,31 @@ struct FormHarness {
 
     let client: InProcessClient
     let log = LogCollector()
+    /// The `Cookie` field of the signed-in session.
+    let cookie: String
 
-    init(_ data: AppData) throws {
+    /// The app on `data`, signed in through its form as `user`.
+    init(_ data: AppData, as user: SeedUser = SeedData.users[0]) async throws {
         client = InProcessClient(try buildRouter(publicDirectory: Self.publicDirectory, data: data, logger: log.logger))
+        cookie = try await client.signIn(user)
+    }
+
+    /// What this session's form tokens are signed for: the hash of its cookie's token.
+    var sessionSubject: String { SecretToken.hash(String(cookie.drop { $0 != "=" }.dropFirst())) }
+
+    /// `GET target`, signed in.
+    func get(_ target: String) async throws -> TestResponse { try await client.get(target, headers: ["Cookie": cookie]) }
+
+    /// `POST target` of these fields, signed in.
+    func post(_ target: String, form fields: [(String, String)], headers: HTTPHeaders = [:]) async throws -> TestResponse {
+        var headers = headers
+        headers.add("Cookie", cookie)
+        return try await client.post(target, form: fields, headers: headers)
     }
 
     /// The page's post forms: action and hidden fields, in page order.
     func forms(on target: String) async throws -> [PostedForm] {
-        let html = try await client.get(target + (target.contains("?") ? "&" : "?") + "stream=0").bodyText
+        let html = try await get(target + (target.contains("?") ? "&" : "?") + "stream=0").bodyText
         return html.matches(of: /<form[^>]*method="post" action="([^"]*)"[^>]*>(.*?)<\/form>/).map { match in
             let fields = String(match.output.2).matches(of: /<input type="hidden" name="([^"]*)" value="([^"]*)">/).map {
                 (String($0.output.1), String($0.output.2).replacingOccurrences(of: "&amp;", with: "&"))
@@ -30,7 +49,7 @@ struct FormHarness {
 
     /// Posts `form` as a browser on this site would.
     func submit(_ form: PostedForm, headers: HTTPHeaders = ["Sec-Fetch-Site": "same-origin"]) async throws -> TestResponse {
-        try await client.post(form.action, form: form.fields, headers: headers)
+        try await post(form.action, form: form.fields, headers: headers)
     }
 }
 
@@ -45,5 +64,14 @@ struct PostedForm {
         copy.fields.removeAll { $0.0 == name }
         if let value { copy.fields.append((name, value)) }
         return copy
+    }
+}
+
+extension TestClient {
+    /// Signs in through the sign-in form, as a browser does: the `Cookie` field of the new session.
+    func signIn(_ user: SeedUser = SeedData.users[0]) async throws -> String {
+        let response = try await post("/signin", form: [("name", user.name), ("password", user.password)])
+        let setCookie = try #require(response.headers["Set-Cookie"], "signing in as \(user.name) answered \(response.status)")
+        return String(setCookie.prefix { $0 != ";" })
     }
 }

@@ -3,6 +3,7 @@ import Foundation
 import SectionalPostgres
 import SectionalSQL
 import SectionalSQLite
+import SectionalSecurity
 import Testing
 
 /// The engines the stores run on; each store test runs on all of them.
@@ -48,7 +49,7 @@ enum TestDatabase {
         _ engine: Engine, connections: Int = 2, seed: Bool = true, _ body: (AppData, DatabaseLocation) async throws -> T
     ) async throws -> T {
         let location = try newLocation(engine)
-        let data = try await AppData.open(location, connections: connections, seed: seed)
+        let data = try await AppData.open(location, connections: connections, seed: seed, hasher: PasswordHasher(.minimal))
         defer {
             data.pool?.close()
             if case .sqlite(let path) = location { try? FileManager.default.removeItem(atPath: (path as NSString).deletingLastPathComponent) }

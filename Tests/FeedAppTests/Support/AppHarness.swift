@@ -2,6 +2,7 @@ import Foundation
 import HTTPServer
 import Sectional
 import SectionalTesting
+import Testing
 
 @testable import FeedApp
 
@@ -14,38 +15,51 @@ struct AppHarness {
 
     let router: Router
     let client: InProcessClient
+    /// The `Cookie` field of a session of the first demo user, sent with every request.
+    let cookie: String
     private let log = LogCollector()
 
     /// The app on `data` (the seed data in memory unless given), its feed
-    /// read from `feedStore` when given.
+    /// read from `feedStore` when given, with a signed-in session.
     init(
         data: AppData = .memory(), feedStore: (any FeedStore)? = nil, settings: AppSettings = .patient,
         clock: any Clock<Duration> = ContinuousClock()
-    ) throws {
-        router = try buildRouter(
-            publicDirectory: Self.publicDirectory, data: feedStore.map { data.replacingFeed(with: $0) } ?? data,
-            settings: settings, clock: clock, logger: log.logger)
+    ) async throws {
+        let data = feedStore.map { data.replacingFeed(with: $0) } ?? data
+        router = try buildRouter(publicDirectory: Self.publicDirectory, data: data, settings: settings, clock: clock, logger: log.logger)
         client = InProcessClient(router)
+        cookie = try await client.signIn()
     }
 
     var logLines: [String] { log.lines }
 
     /// Answers `target` (path and query, as on the request line) like the
-    /// server would, with a streamed body read whole.
+    /// server would, with a streamed body read whole, signed in.
     func get(_ target: String, method: HTTPMethod = .get, headers: HTTPHeaders = [:]) async throws -> TestResponse {
-        try await client.execute(method, target, headers: headers)
+        var headers = headers
+        if headers["Cookie"] == nil { headers.add("Cookie", cookie) }
+        return try await client.execute(method, target, headers: headers)
     }
 
     /// The answer as the router gives it, a streamed body still unread.
     func answer(_ target: String, method: HTTPMethod = .get) async throws -> Response {
-        try await client.answer(method, target)
+        try await client.answer(method, target, headers: ["Cookie": cookie])
+    }
+}
+
+extension TestClient {
+    /// Signs in as a demo user through the sign-in form, as a browser does: the `Cookie` field of the new session.
+    func signIn(_ user: SeedUser = SeedData.users[0]) async throws -> String {
+        let response = try await post("/signin", form: [("name", user.name), ("password", user.password)])
+        let setCookie = try #require(response.headers["Set-Cookie"], "signing in as \(user.name) answered \(response.status)")
+        return String(setCookie.prefix { $0 != ";" })
     }
 }
 
 extension AppData {
     /// The same data with the feed read from `store`.
     func replacingFeed(with store: any FeedStore) -> AppData {
-        AppData(feed: store, day: day, layouts: layouts, users: users, formKey: formKey, pool: pool)
+        AppData(feed: store, day: day, layouts: layouts, accounts: accounts, users: users, formKey: formKey, pool: pool, hasher: hasher)
     }
 }
 

@@ -1,0 +1,81 @@
+import HTTPServer
+import Sectional
+import SectionalServer
+
+/// The sign-in form: a plain POST that works without script. While the
+/// database holds the seeded demo data, it names the demo users.
+struct SignInPage {
+    static let path = "/signin"
+
+    var site: Site
+    var next: String
+    var name = ""
+    var problem: String?
+    var showsDemoUsers: Bool
+
+    /// `/signin?next=…` that brings the visitor back to `request`'s page.
+    static func path(returningTo request: Request) -> String {
+        var target = request.path
+        let query = request.query.filter { $0.name != "stream" }
+        if !query.isEmpty { target += "?" + query.map { Percent.encode($0.name) + "=" + Percent.encode($0.value) }.joined(separator: "&") }
+        return path + "?next=" + Percent.encode(target)
+    }
+
+    func response(status: HTTPStatus = .ok) -> Response {
+        var html = HTMLWriter()
+        HTMLDocument(title: "Sign in · \(site.name)", head: site.head) {
+            HTMLRenderer { html in site.banner(nil).render(into: &html) }
+            main(.class("signin")) {
+                h1(.class("page-title")) { "Sign in" }
+                if let problem { p(.class("signin-problem"), .role("alert")) { problem } }
+                form(.method("post"), .action(Self.path)) {
+                    input(.type("hidden"), .name("next"), .value(next))
+                    label(.labelFor("signin-name")) { "Name" }
+                    input(
+                        .type("text"), .id("signin-name"), .name("name"), .value(name), HTMLAttribute("autocomplete", "username"), .required,
+                        HTMLAttribute("autocapitalize", "none"))
+                    label(.labelFor("signin-password")) { "Password" }
+                    input(
+                        .type("password"), .id("signin-password"), .name("password"), HTMLAttribute("autocomplete", "current-password"),
+                        .required)
+                    button(.type("submit")) { "Sign in" }
+                }
+                if showsDemoUsers {
+                    aside(.class("demo-users"), .aria("label", "Demo users")) {
+                        p { "This server runs on demo data. Sign in as one of its users:" }
+                        ul {
+                            for user in SeedData.users {
+                                li {
+                                    strong { user.name }
+                                    " with the password "
+                                    strong { user.password }
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }.render(into: &html)
+        var response = site.html(html, status: status)
+        response.headers["Cache-Control"] = "no-store"
+        return response
+    }
+}
+
+/// Percent-encoding of a query component: every byte but `A-Z a-z 0-9 - . _ ~ /`.
+enum Percent {
+    static func encode(_ text: String) -> String {
+        let hex = Array("0123456789ABCDEF".utf8)
+        var bytes: [UInt8] = []
+        for byte in text.utf8 {
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+                UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"), UInt8(ascii: "/"):
+                bytes.append(byte)
+            default:
+                bytes += [UInt8(ascii: "%"), hex[Int(byte >> 4)], hex[Int(byte & 0xF)]]
+            }
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+}

@@ -1,0 +1,68 @@
+import HTTPServer
+import Sectional
+import SectionalSecurity
+import SectionalServer
+
+/// `GET /signin`, `POST /signin`, `POST /signout`.
+struct SignInRoutes: Sendable {
+    static let signOutPath = "/signout"
+
+    let accounts: Accounts
+    let formGuard: FormGuard
+    let site: Site
+    let home = "/feed"
+
+    func register(on router: inout Router) {
+        router.get(SignInPage.path) { request in try await form(request) }
+        router.on(.post, SignInPage.path) { request in try await signIn(request) }
+        router.on(.post, Self.signOutPath) { request in try await signOut(request) }
+    }
+
+    private func next(_ value: String?) -> String { LocalRedirect.path(value, fallback: home) }
+
+    func form(_ request: Request) async throws -> Response {
+        let next = next(request.queryValue("next"))
+        if try await accounts.visitor(for: request) != nil { return .seeOther(next) }
+        return SignInPage(site: site, next: next, showsDemoUsers: try await accounts.store.isDemoData()).response()
+    }
+
+    func signIn(_ request: Request) async throws -> Response {
+        try FormGuard.checkSameOrigin(request)
+        let fields = try request.formFields()
+        func field(_ name: String) -> String { fields.first { $0.name == name }?.value ?? "" }
+        let next = next(field("next"))
+        var page = SignInPage(site: site, next: next, name: field("name"), showsDemoUsers: try await accounts.store.isDemoData())
+        guard !field("name").isEmpty, !field("password").isEmpty else {
+            page.problem = "Enter your name and your password."
+            return page.response(status: .badRequest)
+        }
+        switch try await accounts.signIn(name: field("name"), password: field("password"), from: accounts.clientAddress(of: request)) {
+        case .signedIn(_, let token):
+            // A new session id at every sign-in: a session planted before it is worth nothing.
+            try await accounts.signOut(request)
+            var response = Response.seeOther(next)
+            response.headers.add("Set-Cookie", accounts.sessionCookie(token, for: request))
+            return response
+        case .refused:
+            page.problem = "That name and password do not match. Check both and try again."
+            var response = page.response(status: .unauthorized)
+            response.headers["WWW-Authenticate"] = #"Bearer realm="sectional""#
+            return response
+        case .limited(let seconds):
+            page.problem = "Too many failed attempts. Try again in \(seconds / 60 + 1) minutes."
+            var response = page.response(status: .tooManyRequests)
+            response.headers["Retry-After"] = String(seconds)
+            return response
+        }
+    }
+
+    func signOut(_ request: Request) async throws -> Response {
+        let visitor = try await accounts.requireVisitor(request)
+        guard let session = visitor.sessionHash else { throw HTTPError(.forbidden, "An API token has no session to sign out of.") }
+        try formGuard.check(request, fields: try request.formFields(), action: Self.signOutPath, subject: session)
+        try await accounts.signOut(request)
+        var response = Response.seeOther(SignInPage.path)
+        response.headers.add("Set-Cookie", accounts.cookie.clearing(secure: accounts.isSecure(request)))
+        return response
+    }
+}

@@ -1,0 +1,52 @@
+/// A signed-in visit: whose it is, and since when.
+public struct StoredSession: Sendable, Equatable {
+    public var user: User
+    /// Unix seconds.
+    public var createdAt: Int
+    public var lastSeenAt: Int
+}
+
+/// An API token as `feed-server token list` shows it; never the token itself.
+public struct APITokenInfo: Sendable, Equatable {
+    public var id: Int
+    public var userName: String
+    public var label: String
+    public var createdAt: Int
+    public var revoked: Bool
+}
+
+/// Users, passwords, sessions, API tokens and sign-in failures. Tokens are
+/// stored only as their hashes (`SecretToken.hash`); times are Unix seconds.
+/// In the database, so that every replica shares them.
+public protocol AccountStore: Sendable {
+    /// The user with this sign-in name, and their password hash (none when no password is set).
+    func user(named name: String) async throws -> (user: User, passwordHash: String?)?
+    func users() async throws -> [User]
+    /// Adds a user. - Returns: `nil` when the name is taken.
+    func addUser(name: String, displayName: String, passwordHash: String) async throws -> User?
+    /// Replaces a user's password hash. - Returns: `false` when there is no such user.
+    func setPasswordHash(_ hash: String, forUserNamed name: String) async throws -> Bool
+
+    func createSession(tokenHash: String, user: UserID, now: Int) async throws
+    func session(tokenHash: String) async throws -> StoredSession?
+    func touchSession(tokenHash: String, now: Int) async throws
+    func deleteSession(tokenHash: String) async throws
+    /// Deletes sessions created before `createdBefore` or last seen before `seenBefore`.
+    func deleteExpiredSessions(createdBefore: Int, seenBefore: Int) async throws
+
+    /// - Returns: the new token's id.
+    func createAPIToken(tokenHash: String, user: UserID, label: String, now: Int) async throws -> Int
+    /// The user of a token that is not revoked.
+    func apiTokenUser(tokenHash: String) async throws -> User?
+    /// - Returns: `false` when there is no such token (or it was revoked already).
+    func revokeAPIToken(id: Int) async throws -> Bool
+    func apiTokens() async throws -> [APITokenInfo]
+
+    func recordSignInFailure(keys: [String], now: Int) async throws
+    /// Failures under `key` at or after `since`, oldest first (their times).
+    func signInFailures(key: String, since: Int) async throws -> [Int]
+    func clearSignInFailures(keys: [String]) async throws
+
+    /// Whether the demo users were seeded into this database: the sign-in page then names them.
+    func isDemoData() async throws -> Bool
+}

@@ -1,0 +1,99 @@
+import CSodium
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// Argon2id password hashes (libsodium's `crypto_pwhash_str`): salted,
+/// memory-hard, and self-describing, so a stronger setting later still
+/// verifies the old hashes.
+///
+/// Hashing is slow on purpose (about 0.1 s and 64 MiB at `.interactive`):
+/// call it on a thread that may block, never on a server thread.
+public struct PasswordHasher: Sendable {
+    /// How much work a hash takes.
+    public enum Strength: Sendable {
+        /// libsodium's interactive limits: for sign-in.
+        case interactive
+        /// The least libsodium allows: still Argon2id, for tests only.
+        case minimal
+    }
+
+    private let operations: UInt64
+    private let memory: Int
+    /// A hash of nothing anyone knows: an unknown user's sign-in is verified
+    /// against it, so it takes as long as a wrong password does.
+    private let decoy: String
+
+    /// A hasher of `strength`.
+    public init(_ strength: Strength = .interactive) {
+        Sodium.ready()
+        switch strength {
+        case .interactive:
+            (operations, memory) = (UInt64(crypto_pwhash_opslimit_interactive()), crypto_pwhash_memlimit_interactive())
+        case .minimal:
+            (operations, memory) = (UInt64(crypto_pwhash_opslimit_min()), crypto_pwhash_memlimit_min())
+        }
+        decoy = Self.hash(Hex.encode(FormGuard.newKey()), operations: operations, memory: memory) ?? ""
+    }
+
+    /// The encoded hash (`$argon2id$v=19$…`) of `password`.
+    /// - Throws: `PasswordHashingFailed` when libsodium cannot allocate its memory.
+    public func hash(_ password: String) throws(PasswordHashingFailed) -> String {
+        guard let hash = Self.hash(password, operations: operations, memory: memory) else { throw PasswordHashingFailed() }
+        return hash
+    }
+
+    /// Whether `password` is the one `hash` was made from. With no hash (an
+    /// unknown user) the password is checked against a decoy: `false`, in
+    /// about the same time.
+    public func verify(_ password: String, against hash: String?) -> Bool {
+        let matches = crypto_pwhash_str_verify(hash ?? decoy, password, UInt64(password.utf8.count)) == 0
+        return hash != nil && matches
+    }
+
+    private static func hash(_ password: String, operations: UInt64, memory: Int) -> String? {
+        var out = [CChar](repeating: 0, count: crypto_pwhash_strbytes())
+        // A Swift string passes as a NUL-terminated C string; the length excludes the NUL.
+        let status = crypto_pwhash_str(&out, password, UInt64(password.utf8.count), operations, memory)
+        guard status == 0 else { return nil }
+        return String(decoding: out.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+}
+
+/// libsodium could not hash: it could not allocate the memory Argon2id needs.
+public struct PasswordHashingFailed: Error, CustomStringConvertible {
+    /// One line for the log.
+    public var description: String { "the password could not be hashed (out of memory?)" }
+}
+
+extension PasswordHasher {
+    /// `verify(_:against:)` on a thread of its own: Argon2id's 0.1 s of CPU
+    /// must not hold a server thread or one of Swift's cooperative threads.
+    public func verifyOffThread(_ password: String, against hash: String?) async -> Bool {
+        await withCheckedContinuation { continuation in
+            DetachedThread.start { continuation.resume(returning: verify(password, against: hash)) }
+        }
+    }
+}
+
+/// A system thread for one piece of blocking work.
+enum DetachedThread {
+    private final class Start: Sendable {
+        let body: @Sendable () -> Void
+        init(_ body: @escaping @Sendable () -> Void) { self.body = body }
+    }
+
+    static func start(_ body: @escaping @Sendable () -> Void) {
+        let start = Unmanaged.passRetained(Start(body)).toOpaque()
+        var thread = pthread_t()
+        let result = pthread_create(
+            &thread, nil,
+            { raw in
+                Unmanaged<Start>.fromOpaque(raw!).takeRetainedValue().body()
+                return nil
+            }, start)
+        precondition(result == 0, "pthread_create failed: \(result)")
+        pthread_detach(thread)
+    }
+}

@@ -1,0 +1,23 @@
+import CSodium
+
+/// Random bearer secrets (session cookies, API tokens) and the hashes that
+/// are stored in their place: a stolen database holds no usable token.
+public enum SecretToken {
+    /// 256 random bits, as 64 hex digits.
+    public static func generate() -> String { Hex.encode(FormGuard.newKey()) }
+
+    /// What the database keeps for `token`: its BLAKE2b hash, as hex. No
+    /// salt is needed: the token itself is 256 random bits.
+    public static func hash(_ token: String) -> String {
+        Sodium.ready()
+        var out = [UInt8](repeating: 0, count: 32)
+        var token = token
+        token.withUTF8 { bytes in _ = crypto_generichash(&out, out.count, bytes.baseAddress, UInt64(bytes.count), nil, 0) }
+        return Hex.encode(out)
+    }
+
+    /// Whether `text` has a token's form; anything else is refused unhashed.
+    public static func isWellFormed(_ text: String) -> Bool {
+        text.utf8.count == 64 && Hex.decode(text) != nil
+    }
+}

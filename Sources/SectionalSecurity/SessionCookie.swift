@@ -1,0 +1,61 @@
+import HTTPServer
+
+/// The cookie that carries a session's token: `HttpOnly` (no script reads
+/// it), `SameSite=Lax` (no cross-site post sends it), `Path=/`, and `Secure`
+/// when the request came over HTTPS.
+public struct SessionCookie: Sendable {
+    /// The cookie's name.
+    public var name: String
+
+    /// A cookie named `name`.
+    public init(name: String = "sectional_session") { self.name = name }
+
+    /// The `Set-Cookie` value that stores `token` for `maxAge` seconds.
+    public func setting(_ token: String, maxAge: Int, secure: Bool) -> String {
+        "\(name)=\(token); Path=/; Max-Age=\(maxAge); HttpOnly; SameSite=Lax" + (secure ? "; Secure" : "")
+    }
+
+    /// The `Set-Cookie` value that makes the browser forget it.
+    public func clearing(secure: Bool) -> String {
+        "\(name)=; Path=/; Max-Age=0; HttpOnly; SameSite=Lax" + (secure ? "; Secure" : "")
+    }
+
+    /// The cookie's value in the request's `Cookie` fields, if sent.
+    public func value(in request: Request) -> String? {
+        for (field, value) in request.headers where field.lowercased() == "cookie" {
+            for pair in value.split(separator: ";") {
+                let trimmed = pair.drop { $0 == " " }
+                if trimmed.hasPrefix(name + "=") { return String(trimmed.dropFirst(name.count + 1)) }
+            }
+        }
+        return nil
+    }
+}
+
+extension Request {
+    /// Whether the request came over HTTPS: only ever from a proxy in
+    /// `trustedProxies` that says so with `X-Forwarded-Proto: https`
+    /// (this server speaks plain HTTP itself). Anyone else can send that
+    /// field, so it means nothing from them.
+    public func cameOverHTTPS(trustedProxies: Set<String>) -> Bool {
+        guard let address = clientAddress, trustedProxies.contains(address),
+            let proto = headers["X-Forwarded-Proto"]?.split(separator: ",").first
+        else { return false }
+        return proto.trimmingCharacters(in: " ").lowercased() == "https"
+    }
+
+    /// The token of an `Authorization: Bearer TOKEN` field, if sent.
+    public var bearerToken: String? {
+        guard let field = headers["Authorization"], field.count > 7, field.prefix(7).lowercased() == "bearer " else { return nil }
+        return String(field.dropFirst(7)).trimmingCharacters(in: " ")
+    }
+}
+
+extension StringProtocol {
+    fileprivate func trimmingCharacters(in character: Character) -> String {
+        var text = Substring(self)
+        while text.first == character { text = text.dropFirst() }
+        while text.last == character { text = text.dropLast() }
+        return String(text)
+    }
+}

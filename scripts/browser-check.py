@@ -267,6 +267,27 @@ def check_double_click(dt, report, base):
     report.check("double click on Remove removes one card", got == ["alerts", "credit-score"], f"found {','.join(got)}")
 
 
+def check_sign_in(dt, report, base):
+    """A visitor without a session lands on the form, signs in as a demo user, and is sent to the feed."""
+    dt.errors.clear()
+    dt.navigate(base + "/feed")
+    url = dt.evaluate("location.pathname + location.search")
+    report.check("/feed without a session shows the sign-in form", url == "/signin?next=/feed", f"found {url}")
+    dt.screenshot("signin")
+    names = dt.evaluate("[...document.querySelectorAll('.demo-users strong')].map((e) => e.textContent)")
+    report.check("the sign-in page names the demo users", "alex" in names, f"found {names}")
+    check_accessibility(dt, report, "/signin", axe_source())
+    dt.evaluate("""document.getElementById("signin-name").value = "alex";
+                   document.getElementById("signin-password").value = "alex-demo-1";""")
+    dt.events.clear()
+    dt.click(".signin form button")
+    dt.wait_event("Page.loadEventFired")
+    url = dt.evaluate("location.pathname + location.search")
+    who = dt.evaluate("(document.querySelector('.signed-in-as') || {}).textContent")
+    report.check("signing in leads to /feed, signed in as Alex", url == "/feed" and who == "Alex O'Brien", f"at {url} as {who}")
+    report.check("sign-in: no JavaScript errors", not dt.errors, "; ".join(dt.errors))
+
+
 ALERTS_JS = "[...document.querySelectorAll('#section-alerts li.alert strong')].map((e) => e.textContent)"
 
 
@@ -380,6 +401,9 @@ def run(report, work):
     for domain in ("Page", "Runtime", "Log"):
         dt.send(domain + ".enable")
     dt.viewport(1200, 1600)
+
+    # 0. Signing in: /feed sends a new visitor to the sign-in form, which brings them back.
+    check_sign_in(dt, report, base)
 
     # 1. The pages, as the server renders them.
     check_page(dt, report, base, "/feed", FEED, "feed", narrow=True)

@@ -6,8 +6,8 @@ The server answers an alert's dismiss or restore form with `303 See Other`
 only once the write is committed (SQLite in WAL mode, synchronous=FULL), so
 a `303` is a promise: whatever happens to the process next, that write is in
 the database. This script tests the promise. In a temporary directory it
-starts feed-server on a fresh SQLite database, collects the forms' tokens,
-then, round after round: starts the server, reads /feed, and while one
+starts feed-server on a fresh SQLite database, signs in, collects the forms'
+tokens, then, round after round: starts the server, reads /feed, and while one
 writer thread dismisses random alerts of user 1 or restores them all, kills
 the server with SIGKILL after a random delay. A write in flight at that
 moment is "in doubt": it may or may not have committed.
@@ -45,7 +45,11 @@ import threading
 import time
 from pathlib import Path
 
-USER = 1  # the pages show the first user's data
+USER = 1  # the first demo user, who signs in
+SIGN_IN = "name=alex&password=alex-demo-1"
+# The session cookie, from one sign-in on the fresh database: sessions are
+# stored in it, so the one cookie (and its form tokens) holds across restarts.
+session = {"cookie": ""}
 START_TIMEOUT = 10.0
 REQUEST_TIMEOUT = 5.0
 MIN_ACKNOWLEDGED = 20
@@ -116,7 +120,7 @@ def healthy(port):
 def get(port, path):
     connection = http.client.HTTPConnection("127.0.0.1", port, timeout=REQUEST_TIMEOUT)
     try:
-        connection.request("GET", path)
+        connection.request("GET", path, headers={"Cookie": session["cookie"]})
         response = connection.getresponse()
         return response.status, response.read().decode("utf-8", "replace").strip()
     finally:
@@ -128,10 +132,25 @@ def post_form(port, action, token):
     connection = http.client.HTTPConnection("127.0.0.1", port, timeout=REQUEST_TIMEOUT)
     try:
         connection.request("POST", action, body=f"token={token}&back=/feed",
-                           headers={"Content-Type": "application/x-www-form-urlencoded"})
+                           headers={"Content-Type": "application/x-www-form-urlencoded", "Cookie": session["cookie"]})
         response = connection.getresponse()
         response.read()
         return response.status
+    finally:
+        connection.close()
+
+
+def sign_in(port):
+    """Signs the demo user in through the form; keeps the session cookie."""
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=REQUEST_TIMEOUT)
+    try:
+        connection.request("POST", "/signin", body=SIGN_IN, headers={"Content-Type": "application/x-www-form-urlencoded"})
+        response = connection.getresponse()
+        response.read()
+        cookie = response.getheader("Set-Cookie", "")
+        if response.status != 303 or not cookie:
+            raise Failure(f"signing in answered {response.status}, not 303 with a cookie")
+        session["cookie"] = cookie.split(";", 1)[0]
     finally:
         connection.close()
 
@@ -231,6 +250,7 @@ def collect_writes(server):
     key is in the database). The restore form shows only once an alert is
     dismissed, so this dismisses one, then restores, leaving nothing dismissed."""
     start_fresh(server)
+    sign_in(server.port)
     forms = feed_forms(server.port)
     dismisses = [Write(alert, f"/feed/alerts/{alert}/dismiss", forms[f"/feed/alerts/{alert}/dismiss"])
                  for alert in sorted(visible_alerts(forms))]

@@ -4,7 +4,10 @@
 #
 #  1. Builds feed-server (release) and starts it on a free port of 127.0.0.1
 #     with the default ServerConfiguration (see ServerConfiguration.swift for
-#     the limits and why).
+#     the limits and why), and signs in (POST /signin as a demo user;
+#     --session-idle SESSION_IDLE, 12h): the normal client and slowhttptest
+#     send that session's cookie, so that /feed is the page, not a 303 to
+#     /signin (a few hundred bytes: no load for a slow reader).
 #  2. Baseline: the normal client (scripts/normal-client.py) fetches /feed in a
 #     loop, one new connection per request, for NORMAL_SECONDS.
 #  3. For each attack, slowhttptest opens ATTACK_CONNECTIONS connections from
@@ -34,7 +37,8 @@
 #
 # Environment: ATTACK_CONNECTIONS (1000), ATTACK_SECONDS (30), NORMAL_SECONDS
 # (the normal client's run, default ATTACK_SECONDS - 12), P99_LIMIT_MS (100),
-# RELEASE_BUILD, HOSTILE_SCRATCH (a --scratch-path for the release build).
+# RELEASE_BUILD, HOSTILE_SCRATCH (a --scratch-path for the release build),
+# SIGN_IN_NAME and SIGN_IN_PASSWORD (a demo user), SESSION_IDLE (12h).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -54,10 +58,10 @@ mkdir -p "$OUT"
 # 1,000 attack sockets, and as many on the server's side.
 ulimit -n 8192 2>/dev/null || ulimit -n "$(ulimit -Hn)"
 
-# Builds the release binary ($binary) and stops $pids on exit.
+# Builds the release binary ($binary), stops $pids on exit, defines sign_in.
 source scripts/release-server.sh
 
-"$binary" --port 0 --quiet --public Public --database memory: >"$OUT/server.log" 2>&1 &
+"$binary" --port 0 --quiet --public Public --database memory: --session-idle "$SESSION_IDLE" >"$OUT/server.log" 2>&1 &
 server=$!
 pids+=("$server")
 for _ in $(seq 100); do
@@ -66,7 +70,8 @@ for _ in $(seq 100); do
     sleep 0.1
 done
 [[ -n ${port:-} ]] || die "feed-server did not start (see $OUT/server.log)"
-say "feed-server pid $server on 127.0.0.1:$port"
+sign_in "$port"
+say "feed-server pid $server on 127.0.0.1:$port, signed in as $SIGN_IN_NAME"
 
 # The connections the server holds: its open socket descriptors, less those
 # it holds when idle (the listening socket). Counted in the process itself:
@@ -85,7 +90,7 @@ failed=0
 fail() { failed=1; say "FAILED: $*"; }
 
 run_normal() {  # name seconds [source address]
-    python3 scripts/normal-client.py "$port" "$2" /feed "${3:-127.0.0.2}" >"$OUT/normal-$1.json"
+    SECTIONAL_COOKIE=$cookie python3 scripts/normal-client.py "$port" "$2" /feed "${3:-127.0.0.2}" >"$OUT/normal-$1.json"
     cat "$OUT/normal-$1.json"
 }
 
@@ -108,7 +113,7 @@ attack() {  # name slowhttptest-arguments...
     local name=$1; shift
     say "$name: $ATTACK_CONNECTIONS connections for ${ATTACK_SECONDS}s"
     # It would run longer than ATTACK_SECONDS: it is frozen and then killed below.
-    slowhttptest "$@" -c "$ATTACK_CONNECTIONS" -r 200 -l "$((ATTACK_SECONDS + 60))" -p 3 \
+    slowhttptest "$@" -c "$ATTACK_CONNECTIONS" -r 200 -l "$((ATTACK_SECONDS + 60))" -p 3 -j "$cookie" \
         -u "http://127.0.0.1:$port/feed" >"$OUT/slowhttptest-$name.log" 2>&1 &
     local attacker=$!
     pids+=("$attacker")

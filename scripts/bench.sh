@@ -5,17 +5,23 @@
 #  1. Builds feed-server (release) and the ceiling; installs wrk, valgrind and
 #     curl when missing.
 #  2. Starts feed-server (--quiet, default thread count) on a free loopback
-#     port, saves the exact response (headers and body) it gives for each
-#     measured route, and starts the ceiling with those responses, on another
-#     free port and with the same thread count. Checks that both answer every
-#     route with the same body and keep connections alive.
+#     port and signs in there (POST /signin as a demo user; --session-idle
+#     SESSION_IDLE, so that the session outlives the run): every request that
+#     follows, to either server, carries its session cookie, as a browser's
+#     would. Saves the exact response (headers and body) it gives the signed-in
+#     user for each measured route, and starts the ceiling with those
+#     responses, on another free port and with the same thread count. Checks
+#     that both answer every route with the same body and keep connections
+#     alive, and that wrk's answers are as large as those pages (a 303 to
+#     /signin or a 401, a lost session, is much smaller: the run stops).
 #  3. Memory: resident size (VmRSS) of each server after a warm-up of WARMUP
 #     seconds, and again after MEMORY_REQUESTS more requests, all routes in turn.
 #  4. Throughput: for each route, RUNS runs of `wrk -t1 -c64` of DURATION
 #     seconds per server, the two servers taking turns (ABBA order); median
 #     requests/s of each, the ratio feed-server / ceiling, median p50 and p99.
 #  5. Instructions per /feed request under `valgrind --tool=callgrind`, each
-#     server run with one thread: CALLGRIND_WARMUP requests, then
+#     server run with one thread (feed-server signed in first, the ceiling sent
+#     the same cookie): CALLGRIND_WARMUP requests, then
 #     CALLGRIND_REQUESTS more over the same keep-alive connection; callgrind
 #     dumps its counts after each batch, so the second dump holds the measured
 #     requests only (startup, warm-up and shutdown excluded). Where the dump
@@ -30,7 +36,8 @@
 # builds release), CEILING (the ceiling binary); to override the defaults:
 # RUNS, DURATION (seconds per run), WARMUP (seconds), CONNECTIONS,
 # MEMORY_REQUESTS, CALLGRIND_WARMUP, CALLGRIND_REQUESTS, CALLGRIND_METHOD
-# (dump or runs).
+# (dump or runs), SIGN_IN_NAME and SIGN_IN_PASSWORD (a demo user of
+# --database memory:), SESSION_IDLE (12h).
 set -euo pipefail
 
 cd "$(dirname "$0")/.."
@@ -55,6 +62,8 @@ readonly SWIFT=${SWIFT:-swift}
 readonly RELEASE_BUILD=${RELEASE_BUILD:-$SWIFT build -c release --static-swift-stdlib}
 readonly OUT=.build/bench
 readonly CEILING=${CEILING:-$OUT/ceiling}
+readonly SIGN_IN_NAME=${SIGN_IN_NAME:-alex} SIGN_IN_PASSWORD=${SIGN_IN_PASSWORD:-alex-demo-1}
+readonly SESSION_IDLE=${SESSION_IDLE:-12h}
 
 readonly ROUTES=(
     /feed
@@ -172,15 +181,42 @@ hwm_kb() { awk '/^VmHWM:/ { print $2 }' "/proc/$1/status"; }
 # Context switches so far, over the process's current threads.
 context_switches() { cat /proc/"$1"/task/*/status 2>/dev/null | awk '/ctxt_switches:/ { n += $2 } END { print n + 0 }'; }
 
-# Runs wrk against a port and prints report.lua's line.
+# The Cookie field each port's requests carry (sign_in sets it): port -> value.
+declare -A cookie_for
+
+# Signs in on a feed-server (POST /signin) and sets the port's cookie_for.
+# A session lives in the server that made it: each server needs its own.
+sign_in() {
+    local port=$1 answer status cookie
+    answer=$(curl -s --max-time 300 -o /dev/null -D - -w '%{http_code}' \
+        --data-urlencode "name=$SIGN_IN_NAME" --data-urlencode "password=$SIGN_IN_PASSWORD" \
+        "http://127.0.0.1:$port/signin") || die "could not sign in on port $port"
+    status=${answer##*$'\n'}
+    cookie=$(printf '%s\n' "$answer" | tr -d '\r' | sed -n 's/^[Ss]et-[Cc]ookie: *\(sectional_session=[0-9a-f]\{64\}\);.*/\1/p' | head -n 1)
+    [[ "$status" == 303 && -n "$cookie" ]] || die "signing in as $SIGN_IN_NAME on port $port answered $status without a session cookie"
+    cookie_for[$port]=$cookie
+}
+
+# Runs wrk against a port, with that port's cookie, and prints report.lua's line.
 # run_wrk PORT DURATION SCRIPT TARGET [TARGETS for mixed.lua...]
 run_wrk() {
     local port=$1 duration=$2 script=$3 target=$4
     shift 4
     local line
-    line=$(wrk -t1 -c"$CONNECTIONS" -d"${duration}s" -s "Benchmarks/$script" \
+    line=$(wrk -t1 -c"$CONNECTIONS" -d"${duration}s" -s "Benchmarks/$script" ${cookie_for[$port]:+-H "Cookie: ${cookie_for[$port]}"} \
         "http://127.0.0.1:$port$target" ${1+--} "$@" | grep '^WRK ') || die "wrk failed on port $port"
     printf '%s\n' "$line"
+}
+
+# Stops the run unless wrk's answers average at least 90% of BYTES, the size
+# of the signed-in answer (headers and body): wrk counts a 303 to /signin or
+# a 401 as a success, and those are much smaller than any page measured here.
+# check_answer_size LINE BYTES WHAT
+check_answer_size() {
+    local line=$1 expected=$2 what=$3 requests bytes
+    requests=$(wrk_field "$line" requests) bytes=$(wrk_field "$line" bytes)
+    awk -v n="$requests" -v b="$bytes" -v e="$expected" 'BEGIN { exit !(n > 0 && b / n >= 0.9 * e) }' ||
+        die "$what: $requests answers averaged $(awk -v n="$requests" -v b="$bytes" 'BEGIN { printf "%.0f", n > 0 ? b / n : 0 }') bytes, not the $expected of the signed-in answer (signed out: 303 or 401?)"
 }
 
 # The number of wrk errors (connect, read, write, non-2xx/3xx status, timeout) in a line.
@@ -192,10 +228,12 @@ wrk_errors() {
     echo "$total"
 }
 
-# A curl config that requests a target N times over one connection.
+# A curl config that requests a target N times over one connection, with
+# the port's cookie.
 curl_config() {
     local port=$1 target=$2 count=$3 file=$4 i
     : >"$file"
+    if [[ -n "${cookie_for[$port]:-}" ]]; then printf 'header = "Cookie: %s"\n' "${cookie_for[$port]}" >>"$file"; fi
     for ((i = 0; i < count; i++)); do
         printf 'url = "http://127.0.0.1:%s%s"\noutput = /dev/null\n' "$port" "$target" >>"$file"
     done
@@ -219,23 +257,31 @@ send_requests() {
 
 threads=$(getconf _NPROCESSORS_ONLN)
 say "starting feed-server ($threads threads, the default) and fetching its responses"
-start_server "$OUT/logs/feed-server.log" 30 "$FEED_SERVER" --quiet --port 0 --database memory:
+start_server "$OUT/logs/feed-server.log" 30 "$FEED_SERVER" --quiet --port 0 --database memory: --session-idle "$SESSION_IDLE"
 feed_pid=$started_pid feed_port=$started_port
+sign_in "$feed_port"
 
 ceiling_args=()
 route_bytes=()
+# Headers and body: what wrk reads per answer (chunked framing aside).
+route_sizes=()
 for i in "${!ROUTES[@]}"; do
     route=${ROUTES[$i]}
     status=$(curl -s -o "$OUT/responses/$i.body" -D "$OUT/responses/$i.headers" -w '%{http_code}' \
-        "http://127.0.0.1:$feed_port$route")
+        -H "Cookie: ${cookie_for[$feed_port]}" "http://127.0.0.1:$feed_port$route")
     [[ "$status" == 200 ]] || die "feed-server answered $route with $status"
     ceiling_args+=(--route "$route" "$OUT/responses/$i.body" "$OUT/responses/$i.headers")
     route_bytes+=("$(wc -c <"$OUT/responses/$i.body")")
+    route_sizes+=("$(cat "$OUT/responses/$i.headers" "$OUT/responses/$i.body" | wc -c)")
 done
+# mixed.lua sends the routes in turn: its answers average the routes' sizes.
+mixed_size=$(printf '%s\n' "${route_sizes[@]}" | awk '{ n += $1 } END { printf "%.0f", n / NR }')
 
 start_server "$OUT/logs/ceiling.log" 10 "$CEILING" --port 0 --threads "$threads" "${ceiling_args[@]}"
 ceiling_pid=$started_pid ceiling_port=$started_port
-say "feed-server on port $feed_port, ceiling on port $ceiling_port"
+# The ceiling is sent the same requests, cookie included.
+cookie_for[$ceiling_port]=${cookie_for[$feed_port]}
+say "feed-server on port $feed_port (signed in as $SIGN_IN_NAME), ceiling on port $ceiling_port"
 
 # Same bodies, and keep-alive on both (the second request reuses the connection).
 for i in "${!ROUTES[@]}"; do
@@ -243,7 +289,7 @@ for i in "${!ROUTES[@]}"; do
     curl -s "http://127.0.0.1:$ceiling_port$route" | cmp -s - "$OUT/responses/$i.body" ||
         die "the ceiling's answer to $route differs from feed-server's"
     for port in "$feed_port" "$ceiling_port"; do
-        connects=$(curl -s -o /dev/null -o /dev/null -w '%{num_connects}\n' \
+        connects=$(curl -s -o /dev/null -o /dev/null -w '%{num_connects}\n' -H "Cookie: ${cookie_for[$port]}" \
             "http://127.0.0.1:$port$route" "http://127.0.0.1:$port$route" | awk '{ n += $1 } END { print n }')
         ((connects == 1)) || die "port $port closed the connection after answering $route"
     done
@@ -271,6 +317,7 @@ load_requests() {
         requests=$(wrk_field "$line" requests)
         errors=$(wrk_errors "$line")
         ((errors == 0)) || say "warning: $errors errors during the memory run on port $port"
+        check_answer_size "$line" "$mixed_size" "the memory run on port $port"
         sent=$((sent + requests))
         echo "$sent $(rss_kb "$pid")" >>"$samples"
         # Long enough for the rest at this run's rate, at most 10 s.
@@ -300,6 +347,7 @@ for i in "${!ROUTES[@]}"; do
         for server in $order; do
             if [[ $server == feed ]]; then port=$feed_port; else port=$ceiling_port; fi
             line=$(run_wrk "$port" "$DURATION" report.lua "$route")
+            check_answer_size "$line" "${route_sizes[$i]}" "$route on port $port"
             requests=$(wrk_field "$line" requests)
             duration_us=$(wrk_field "$line" duration_us)
             rps[$server,$i]+="$(awk -v n="$requests" -v d="$duration_us" 'BEGIN { printf "%.0f", n / (d / 1e6) }') "
@@ -323,10 +371,20 @@ stop_process "$ceiling_pid"
 # alternating with a server on memory, in the same conditions.
 say "SQLite: /feed from a SQLite file vs from memory, $RUNS runs x ${DURATION}s each"
 rm -rf "$OUT/sqlite"
-start_server "$OUT/logs/feed-server-sqlite.log" 30 "$FEED_SERVER" --quiet --port 0 --database "sqlite:$OUT/sqlite/bench.sqlite"
+start_server "$OUT/logs/feed-server-sqlite.log" 30 "$FEED_SERVER" --quiet --port 0 --database "sqlite:$OUT/sqlite/bench.sqlite" \
+    --session-idle "$SESSION_IDLE"
 sqlite_pid=$started_pid sqlite_port=$started_port
-start_server "$OUT/logs/feed-server-memory.log" 30 "$FEED_SERVER" --quiet --port 0 --database memory:
+start_server "$OUT/logs/feed-server-memory.log" 30 "$FEED_SERVER" --quiet --port 0 --database memory: --session-idle "$SESSION_IDLE"
 memory_pid=$started_pid memory_port=$started_port
+# Each server signs in its own session; the size of its signed-in /feed checks wrk's answers.
+declare -A feed_size
+for port in "$sqlite_port" "$memory_port"; do
+    sign_in "$port"
+    status=$(curl -s -o "$RUN_DIR/feed.$port.body" -D "$RUN_DIR/feed.$port.headers" -w '%{http_code}' \
+        -H "Cookie: ${cookie_for[$port]}" "http://127.0.0.1:$port/feed")
+    [[ "$status" == 200 ]] || die "feed-server on port $port answered /feed with $status"
+    feed_size[$port]=$(cat "$RUN_DIR/feed.$port.headers" "$RUN_DIR/feed.$port.body" | wc -c)
+done
 run_wrk "$sqlite_port" "$WARMUP" report.lua /feed >/dev/null
 run_wrk "$memory_port" "$WARMUP" report.lua /feed >/dev/null
 sqlite_rps='' memory_rps=''
@@ -335,6 +393,7 @@ for ((run = 1; run <= RUNS; run++)); do
     for store in $order; do
         if [[ $store == sqlite ]]; then port=$sqlite_port; else port=$memory_port; fi
         line=$(run_wrk "$port" "$DURATION" report.lua /feed)
+        check_answer_size "$line" "${feed_size[$port]}" "/feed ($store) on port $port"
         rate=$(awk -v n="$(wrk_field "$line" requests)" -v d="$(wrk_field "$line" duration_us)" 'BEGIN { printf "%.0f", n / (d / 1e6) }')
         if [[ $store == sqlite ]]; then sqlite_rps+="$rate "; else memory_rps+="$rate "; fi
     done
@@ -371,11 +430,12 @@ wait_for_dump() {
 
 # Instructions per request of INSTRUCTIONS_ROUTE for one server, run with one
 # thread under callgrind. Prints "METHOD INSTRUCTIONS MEMSET_INSTRUCTIONS". Keeps the measured profile as
-# OUT/callgrind.LABEL.out.
-# count_instructions LABEL COMMAND...
+# OUT/callgrind.LABEL.out. COOKIE is the Cookie field to send, or "sign-in":
+# sign in on each server started (before the warm-up, so outside the counts).
+# count_instructions LABEL COOKIE COMMAND...
 count_instructions() {
-    local label=$1
-    shift
+    local label=$1 cookie=$2
+    shift 2
     local out="$RUN_DIR/callgrind.$label" log="$OUT/logs/callgrind.$label.log"
     local measured=$((CALLGRIND_WARMUP + CALLGRIND_REQUESTS))
     local valgrind=(valgrind -q --tool=callgrind --callgrind-out-file="$out")
@@ -385,6 +445,7 @@ count_instructions() {
     if [[ $CALLGRIND_METHOD == dump ]]; then
         start_server "$log" 60 "${valgrind[@]}" "$@"
         local pid=$started_pid port=$started_port
+        if [[ $cookie == sign-in ]]; then sign_in "$port"; else cookie_for[$port]=$cookie; fi
         send_requests "$port" "$INSTRUCTIONS_ROUTE" "$CALLGRIND_WARMUP"
         if timeout 30 callgrind_control --dump "$pid" >/dev/null 2>&1 && wait_for_dump "$out.1"; then
             send_requests "$port" "$INSTRUCTIONS_ROUTE" "$CALLGRIND_REQUESTS"
@@ -406,6 +467,7 @@ count_instructions() {
     for count in "$CALLGRIND_WARMUP" "$measured"; do
         rm -f "$out"
         start_server "$log" 60 "${valgrind[@]}" "$@"
+        if [[ $cookie == sign-in ]]; then sign_in "$started_port"; else cookie_for[$started_port]=$cookie; fi
         send_requests "$started_port" "$INSTRUCTIONS_ROUTE" "$count"
         stop_process "$started_pid" 60
         wait_for_dump "$out" || die "callgrind wrote no counts for $label"
@@ -417,9 +479,10 @@ count_instructions() {
 }
 
 say "instructions per $INSTRUCTIONS_ROUTE request (callgrind, one thread, $CALLGRIND_REQUESTS requests after $CALLGRIND_WARMUP)"
-result=$(count_instructions feed-server "$FEED_SERVER" --quiet --threads 1 --port 0 --database memory:)
+result=$(count_instructions feed-server sign-in "$FEED_SERVER" --quiet --threads 1 --port 0 --database memory: --session-idle "$SESSION_IDLE")
 read -r feed_ir_method feed_ir feed_memset <<<"$result"
-result=$(count_instructions ceiling "$CEILING" --port 0 --threads 1 "${ceiling_args[@]}")
+# The ceiling ignores the cookie but reads it, as feed-server does: the same requests.
+result=$(count_instructions ceiling "${cookie_for[$feed_port]}" "$CEILING" --port 0 --threads 1 "${ceiling_args[@]}")
 read -r ceiling_ir_method ceiling_ir ceiling_memset <<<"$result"
 
 # The functions feed-server spends most instructions in (self cost), per request.

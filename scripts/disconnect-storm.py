@@ -7,9 +7,14 @@ each as one visitor, pausing PAUSE_MS between its requests: a page whose
 client left is noticed at its next write, so the pause keeps the pages still
 open under the server's limits. Prints a JSON summary with the first errors.
 
-Usage: disconnect-storm.py PORT COUNT [PATH] [THREADS] [PAUSE_MS]
+Usage: [SECTIONAL_COOKIE=sectional_session=...] disconnect-storm.py PORT COUNT [PATH] [THREADS] [PAUSE_MS]
+
+SECTIONAL_COOKIE, when set, is sent as the Cookie field of every request: a
+signed-in session (POST /signin); signed out, a page is a 303, not a page
+left mid-way, and counts as a failure.
 """
 import json
+import os
 import socket
 import sys
 import threading
@@ -21,7 +26,9 @@ def main():
     path = sys.argv[3] if len(sys.argv) > 3 else "/feed"
     threads = int(sys.argv[4]) if len(sys.argv) > 4 else 16
     pause = (float(sys.argv[5]) if len(sys.argv) > 5 else 20) / 1000
-    request = f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".encode()
+    cookie = os.environ.get("SECTIONAL_COOKIE")
+    cookie_field = f"Cookie: {cookie}\r\n" if cookie else ""
+    request = f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\n{cookie_field}\r\n".encode()
     lock = threading.Lock()
     done = {"left": 0, "failed": 0, "remaining": count, "errors": []}
 

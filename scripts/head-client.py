@@ -4,10 +4,15 @@ a HEAD answer announces but never sends). Sends HEAD for a page, a streamed
 page and a static file in turn over keep-alive connections until SIGTERM,
 then prints a JSON summary: answers by status, and failures.
 
-Usage: head-client.py PORT
+Usage: [SECTIONAL_COOKIE=sectional_session=...] head-client.py PORT
+
+SECTIONAL_COOKIE, when set, is sent as the Cookie field of every request: a
+signed-in session (POST /signin); signed out, the pages answer 303 and the
+API 401, failures here.
 """
 import http.client
 import json
+import os
 import signal
 import sys
 import time
@@ -26,6 +31,7 @@ def main():
     global failures
     signal.signal(signal.SIGTERM, stop)
     port = int(sys.argv[1])
+    headers = {"Cookie": os.environ["SECTIONAL_COOKIE"]} if os.environ.get("SECTIONAL_COOKIE") else {}
     connection = None
     index = 0
     while running:
@@ -34,7 +40,7 @@ def main():
         try:
             if connection is None:
                 connection = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
-            connection.request("HEAD", target)
+            connection.request("HEAD", target, headers=headers)
             response = connection.getresponse()
             response.read()  # nothing, for HEAD; keeps the connection usable
             statuses[str(response.status)] = statuses.get(str(response.status), 0) + 1

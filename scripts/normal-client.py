@@ -3,10 +3,15 @@
 connection per request, from its own loopback source address, and prints a
 JSON summary of its latencies and failures.
 
-Usage: normal-client.py PORT SECONDS [PATH] [SOURCE_ADDRESS] [PAUSE_MS]
+Usage: [SECTIONAL_COOKIE=sectional_session=...] normal-client.py PORT SECONDS [PATH] [SOURCE_ADDRESS] [PAUSE_MS]
+
+SECTIONAL_COOKIE, when set, is sent as the Cookie field of every request: a
+signed-in session (POST /signin), without which a page is a 303 to /signin,
+which counts as a failure here.
 """
 import http.client
 import json
+import os
 import sys
 import time
 
@@ -16,18 +21,22 @@ def main():
     path = sys.argv[3] if len(sys.argv) > 3 else "/feed"
     source = sys.argv[4] if len(sys.argv) > 4 else "127.0.0.2"
     pause = (float(sys.argv[5]) if len(sys.argv) > 5 else 20.0) / 1000
+    headers = {"Connection": "close"}
+    if os.environ.get("SECTIONAL_COOKIE"):
+        headers["Cookie"] = os.environ["SECTIONAL_COOKIE"]
     latencies, failures, errors = [], 0, []
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
         start = time.monotonic()
         try:
             connection = http.client.HTTPConnection("127.0.0.1", port, timeout=5, source_address=(source, 0))
-            connection.request("GET", path, headers={"Connection": "close"})
+            connection.request("GET", path, headers=headers)
             response = connection.getresponse()
             body = response.read()
             connection.close()
             if response.status != 200 or not body.rstrip().endswith(b"</html>"):
-                raise RuntimeError("status %d, %d bytes" % (response.status, len(body)))
+                where = response.getheader("Location")
+                raise RuntimeError("status %d, %d bytes%s" % (response.status, len(body), " to " + where if where else ""))
             latencies.append((time.monotonic() - start) * 1000)
         except Exception as error:  # every failure counts, whatever it is
             failures += 1

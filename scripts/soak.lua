@@ -3,7 +3,9 @@
 -- (wrk itself still runs for its -d duration: scripts/soak.sh sizes it.)
 -- HEAD is sent by scripts/head-client.py instead: wrk's parser waits for the
 -- body that a HEAD answer announces but never sends.
--- Usage: wrk -s scripts/soak.lua ... -- REQUESTS_PER_THREAD
+-- Usage: wrk -s scripts/soak.lua [-H "Cookie: sectional_session=..."] ... -- REQUESTS_PER_THREAD
+-- Every request carries wrk's -H fields (the signed-in session's cookie),
+-- those that set fields of their own too.
 -- Prints "status CODE COUNT" lines and "answered N" at the end.
 
 local mix = {
@@ -40,7 +42,14 @@ function init(args)
   counts = {}
   requests = {}
   for _, entry in ipairs(mix) do
-    local text = wrk.format(entry[2], entry[3], entry[4])
+    -- wrk.format sends wrk.headers (the -H fields) only when given no fields.
+    local headers = nil
+    if entry[4] then
+      headers = {}
+      for name, value in pairs(wrk.headers) do headers[name] = value end
+      for name, value in pairs(entry[4]) do headers[name] = value end
+    end
+    local text = wrk.format(entry[2], entry[3], headers)
     for _ = 1, entry[1] do table.insert(requests, text) end
   end
   -- Each thread starts at its own place in the mix.

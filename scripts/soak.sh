@@ -2,15 +2,19 @@
 # `make soak`: a long mixed run against a release feed-server on loopback,
 # then a short run under valgrind's memcheck for leaks.
 #
-#  1. Builds feed-server (release) and starts it on a free port (--quiet).
+#  1. Builds feed-server (release) and starts it on a free port (--quiet),
+#     and signs in (POST /signin as a demo user): every request of every
+#     step carries that session's cookie, each server signed in on its own,
+#     with --session-idle SESSION_IDLE (12h) so that no session ends mid-run.
 #  2. Warm-up: WARMUP requests (100,000, or half of SOAK_REQUESTS when that is
 #     smaller) of the mix in scripts/soak.lua with wrk, while
 #     scripts/head-client.py sends HEAD requests beside it (until the end of
 #     step 3); then the server's resident size (VmRSS) is read.
 #  3. The rest of SOAK_REQUESTS, with VmRSS sampled every 2 s; then VmRSS again.
-#     Holds when: no 5xx, no status outside the mix's own (200, 303, 304, 400,
-#     404, 405), no socket error, the server still alive, and VmRSS at the end
-#     under 2 MB (RSS_LIMIT_KB) above VmRSS after the warm-up.
+#     Holds when: no 5xx, no status outside the mix's own (200, 304, 400, 404,
+#     405: signed in, nothing in it answers 303, so a 303 to /signin or a 401
+#     is a lost session), no socket error, the server still alive, and VmRSS
+#     at the end under 2 MB (RSS_LIMIT_KB) above VmRSS after the warm-up.
 #  4. Leaks: the same binary under `valgrind --tool=memcheck --leak-check=full`
 #     answers LEAK_REQUESTS requests of the mix, is stopped with SIGTERM (a
 #     graceful stop, as in production), and must report no definitely lost
@@ -24,7 +28,8 @@
 # Environment: SOAK_REQUESTS (1,000,000), SOAK_CONNECTIONS (32), SOAK_THREADS
 # (wrk threads, 2), LEAK_REQUESTS (3,000), STORM_REQUESTS (10,000 per storm),
 # RSS_LIMIT_KB (2048), RELEASE_BUILD,
-# HOSTILE_SCRATCH (a --scratch-path for the release build).
+# HOSTILE_SCRATCH (a --scratch-path for the release build), SIGN_IN_NAME and
+# SIGN_IN_PASSWORD (a demo user), SESSION_IDLE (12h).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -44,18 +49,18 @@ for tool in wrk valgrind curl; do command -v $tool >/dev/null || die "$tool is m
 ((SOAK_REQUESTS > WARMUP && WARMUP > 0)) || die "SOAK_REQUESTS must be at least 2"
 mkdir -p "$OUT"
 
-# Builds the release binary ($binary) and stops $pids on exit.
+# Builds the release binary ($binary), stops $pids on exit, defines sign_in.
 source scripts/release-server.sh
 
-start_server() {  # log command...
+start_server() {  # log command...: sets server, port, and cookie (signed in there)
     local log=$1; shift
-    "$@" --port 0 --quiet --public Public --database memory: >"$log" 2>&1 &
+    "$@" --port 0 --quiet --public Public --database memory: --session-idle "$SESSION_IDLE" >"$log" 2>&1 &
     server=$!
     pids+=("$server")
     port=
     for _ in $(seq 600); do
         port=$(sed -n 's|.*listening on http://127.0.0.1:\([0-9]*\)/feed.*|\1|p' "$log")
-        [[ -n $port ]] && return
+        if [[ -n $port ]]; then sign_in "$port"; return; fi
         kill -0 "$server" 2>/dev/null || break
         sleep 0.1
     done
@@ -72,7 +77,7 @@ run_wrk() {  # name requests connections
     local name=$1 remaining=$2 connections=$3 chunk=0
     ((connections < THREADS)) && connections=$THREADS
     if ((rate == 0)); then  # calibrate: two seconds, at most the requests asked for
-        wrk -t "$THREADS" -c "$connections" -d 2s --timeout 10s -s scripts/soak.lua "http://127.0.0.1:$port" -- $(( (remaining + THREADS - 1) / THREADS )) \
+        wrk -t "$THREADS" -c "$connections" -d 2s --timeout 10s -s scripts/soak.lua -H "Cookie: $cookie" "http://127.0.0.1:$port" -- $(( (remaining + THREADS - 1) / THREADS )) \
             >"$OUT/wrk-$name-$chunk.log" 2>&1 || die "wrk failed (see $OUT/wrk-$name-$chunk.log)"
         local answered
         answered=$(sed -n 's/^answered //p' "$OUT/wrk-$name-$chunk.log")
@@ -85,7 +90,7 @@ run_wrk() {  # name requests connections
         local per_thread=$(( (size + THREADS - 1) / THREADS ))
         local duration=$(( size * 12 / (rate * 10) + 2 ))
         local log=$OUT/wrk-$name-$chunk.log
-        wrk -t "$THREADS" -c "$connections" -d "${duration}s" --timeout 10s -s scripts/soak.lua "http://127.0.0.1:$port" -- "$per_thread" \
+        wrk -t "$THREADS" -c "$connections" -d "${duration}s" --timeout 10s -s scripts/soak.lua -H "Cookie: $cookie" "http://127.0.0.1:$port" -- "$per_thread" \
             >"$log" 2>&1 || die "wrk failed (see $log)"
         local answered
         answered=$(sed -n 's/^answered //p' "$log")
@@ -116,7 +121,7 @@ rm -f "$OUT"/wrk-*.log
 start_server "$OUT/server.log" "$binary"
 say "feed-server pid $server on 127.0.0.1:$port; warm-up: $WARMUP requests"
 rss_start=$(rss_kb)
-python3 scripts/head-client.py "$port" >"$OUT/head-client.json" &
+SECTIONAL_COOKIE=$cookie python3 scripts/head-client.py "$port" >"$OUT/head-client.json" &
 head_client=$!
 pids+=("$head_client")
 run_wrk warmup "$WARMUP" "$CONNECTIONS"
@@ -152,7 +157,8 @@ kill -TERM "$server"; wait "$server" 2>/dev/null || true
 fivexx=0 unexpected=0
 for code in "${!STATUS[@]}"; do
     ((code >= 500)) && fivexx=$((fivexx + STATUS[$code]))
-    [[ " 200 303 304 400 404 405 " == *" $code "* ]] || unexpected=$((unexpected + STATUS[$code]))
+    # No 303 or 401: signed in, nothing in the mix answers them; they would be a lost session.
+    [[ " 200 304 400 404 405 " == *" $code "* ]] || unexpected=$((unexpected + STATUS[$code]))
 done
 ((fivexx == 0)) || fail "$fivexx answers were 5xx"
 ((unexpected == 0)) || fail "$unexpected answers had a status outside the mix's own"
@@ -182,11 +188,11 @@ say "cancellation: two storms of $STORM_REQUESTS clients leaving mid-page, credi
 # A short deadline: a page whose client left is noticed at its next write, at
 # the latest when the hanging section's deadline passes.
 start_server "$OUT/hang-server.log" "$binary" --simulate credit-score=hang --section-timeout 200ms
-python3 scripts/disconnect-storm.py "$port" "$STORM_REQUESTS" /feed >"$OUT/storm-1.json"
-python3 scripts/disconnect-storm.py "$port" "$STORM_REQUESTS" /feed >"$OUT/storm-1b.json"  # the allocator settles
+SECTIONAL_COOKIE=$cookie python3 scripts/disconnect-storm.py "$port" "$STORM_REQUESTS" /feed >"$OUT/storm-1.json"
+SECTIONAL_COOKIE=$cookie python3 scripts/disconnect-storm.py "$port" "$STORM_REQUESTS" /feed >"$OUT/storm-1b.json"  # the allocator settles
 sleep 2  # the deadlines of the last pages pass
 rss_storm_1=$(rss_kb)
-python3 scripts/disconnect-storm.py "$port" "$STORM_REQUESTS" /feed >"$OUT/storm-2.json"
+SECTIONAL_COOKIE=$cookie python3 scripts/disconnect-storm.py "$port" "$STORM_REQUESTS" /feed >"$OUT/storm-2.json"
 sleep 2
 rss_storm_2=$(rss_kb)
 storm_growth=$((rss_storm_2 - rss_storm_1))

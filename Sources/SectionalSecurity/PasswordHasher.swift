@@ -1,4 +1,5 @@
 import CSodium
+import Synchronization
 
 #if canImport(Glibc)
     import Glibc
@@ -10,7 +11,7 @@ import CSodium
 ///
 /// Hashing is slow on purpose (about 0.1 s and 64 MiB at `.interactive`):
 /// call it on a thread that may block, never on a server thread.
-public struct PasswordHasher: Sendable {
+public final class PasswordHasher: Sendable {
     /// How much work a hash takes.
     public enum Strength: Sendable {
         /// libsodium's interactive limits: for sign-in.
@@ -22,8 +23,9 @@ public struct PasswordHasher: Sendable {
     private let operations: UInt64
     private let memory: Int
     /// A hash of nothing anyone knows: an unknown user's sign-in is verified
-    /// against it, so it takes as long as a wrong password does.
-    private let decoy: String
+    /// against it, so it takes as long as a wrong password does. Made on
+    /// first use, by the first verification's thread, not by `init`.
+    private let decoy = Mutex<String?>(nil)
 
     /// A hasher of `strength`.
     public init(_ strength: Strength = .interactive) {
@@ -34,7 +36,6 @@ public struct PasswordHasher: Sendable {
         case .minimal:
             (operations, memory) = (UInt64(crypto_pwhash_opslimit_min()), crypto_pwhash_memlimit_min())
         }
-        decoy = Self.hash(Hex.encode(FormGuard.newKey()), operations: operations, memory: memory) ?? ""
     }
 
     /// The encoded hash (`$argon2id$v=19$…`) of `password`.
@@ -48,8 +49,17 @@ public struct PasswordHasher: Sendable {
     /// unknown user) the password is checked against a decoy: `false`, in
     /// about the same time.
     public func verify(_ password: String, against hash: String?) -> Bool {
-        let matches = crypto_pwhash_str_verify(hash ?? decoy, password, UInt64(password.utf8.count)) == 0
+        let matches = crypto_pwhash_str_verify(hash ?? decoyHash(), password, UInt64(password.utf8.count)) == 0
         return hash != nil && matches
+    }
+
+    private func decoyHash() -> String {
+        decoy.withLock { decoy in
+            if let decoy { return decoy }
+            let made = Self.hash(Hex.encode(FormGuard.newKey()), operations: operations, memory: memory) ?? ""
+            decoy = made
+            return made
+        }
     }
 
     private static func hash(_ password: String, operations: UInt64, memory: Int) -> String? {
@@ -72,7 +82,7 @@ extension PasswordHasher {
     /// must not hold a server thread or one of Swift's cooperative threads.
     public func verifyOffThread(_ password: String, against hash: String?) async -> Bool {
         await withCheckedContinuation { continuation in
-            DetachedThread.start { continuation.resume(returning: verify(password, against: hash)) }
+            DetachedThread.start { [self] in continuation.resume(returning: verify(password, against: hash)) }
         }
     }
 }

@@ -1,5 +1,6 @@
 import FeedApp
 import Sectional
+import SectionalSecurity
 import Testing
 
 @Suite("The stores, on every engine", .timeLimit(.minutes(1)))
@@ -83,13 +84,13 @@ struct StoreTests {
     @Test("Writes outlive the server: reopened, the database keeps them and is not seeded twice", arguments: Engine.sql)
     func reopen(engine: Engine) async throws {
         let location = try TestDatabase.newLocation(engine)
-        let first = try await AppData.open(location, connections: 1)
+        let first = try await AppData.open(location, connections: 1, hasher: PasswordHasher(.minimal))
         let alert = try await first.feed.alerts(of: alex)[0]
         #expect(try await first.feed.dismissAlert(alert.id, of: alex))
         try await first.layouts.saveLayout(["alerts"], of: alex, page: "feed")
         first.pool?.close()
 
-        let second = try await AppData.open(location, connections: 1)
+        let second = try await AppData.open(location, connections: 1, hasher: PasswordHasher(.minimal))
         defer { second.pool?.close() }
         #expect(second.users.count == SeedData.users.count)
         #expect(second.formKey == first.formKey, "form tokens must stay valid across restarts and replicas")
@@ -108,9 +109,11 @@ struct StoreTests {
 
     @Test("Bad locations are one-line problems at start")
     func badLocations() async throws {
-        await #expect(throws: DatabaseProblem.self) { try await AppData.open(.sqlite(path: "/proc/self/nope/db.sqlite"), connections: 1) }
+        await #expect(throws: DatabaseProblem.self) {
+            try await AppData.open(.sqlite(path: "/proc/self/nope/db.sqlite"), connections: 1, hasher: PasswordHasher(.minimal))
+        }
         let unreachable = await #expect(throws: DatabaseProblem.self) {
-            try await AppData.open(.postgres(url: "postgres://app@127.0.0.1:1/feed"), connections: 1)
+            try await AppData.open(.postgres(url: "postgres://app@127.0.0.1:1/feed"), connections: 1, hasher: PasswordHasher(.minimal))
         }
         #expect(unreachable?.description.contains("\n") == false)
         #expect(unreachable?.description.contains("127.0.0.1") == true)

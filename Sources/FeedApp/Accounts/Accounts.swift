@@ -115,7 +115,8 @@ struct Accounts: Sendable {
         let now = now()
         let window = seconds(settings.failureWindow)
         for key in keys {
-            let failures = try await store.signInFailures(key: key, since: now - window)
+            // Failures within the last `window` seconds: one exactly `window` old has left it.
+            let failures = try await store.signInFailures(key: key, since: now - window + 1)
             if failures.count >= settings.failuresAllowed, let oldest = failures.first {
                 return .limited(retryAfter: max(1, oldest + window - now))
             }

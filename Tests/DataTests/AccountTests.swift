@@ -1,0 +1,210 @@
+import FeedApp
+import Foundation
+import HTTPServer
+import SectionalSecurity
+import SectionalTesting
+import Testing
+
+/// The app on `data` with its clock and account settings, and a browser on it.
+private func browser(
+    _ data: AppData, now: TestNow = TestNow(), accounts: AccountSettings = AccountSettings()
+) throws -> (Browser, InProcessClient) {
+    let router = try buildRouter(
+        publicDirectory: FormHarness.publicDirectory, data: data, settings: AppSettings(accounts: accounts), now: now.now,
+        logger: LogCollector().logger)
+    let client = InProcessClient(router)
+    return (Browser(client), client)
+}
+
+@Suite("Signing in and out", .timeLimit(.minutes(1)))
+struct SignInTests {
+    @Test("Without a session a page is a 303 to /signin that comes back; the API is a JSON 401", arguments: Engine.allCases)
+    func anonymous(engine: Engine) async throws {
+        try await TestDatabase.withData(engine) { data, _ in
+            let (browser, _) = try browser(data)
+            let page = try await browser.get("/feed?add=checkup&stream=0")
+            #expect(page.status == .seeOther)
+            #expect(page.headers["Location"] == "/signin?next=/feed%3Fadd%3Dcheckup")
+            for target in ["/day?date=2026-11-03", "/feed/sections/balances", "/day/sections/sleep"] {
+                #expect(try await browser.get(target).status == .seeOther, "\(target)")
+            }
+            for target in ["/api/feed/sections", "/api/day/sections"] {
+                let api = try await browser.get(target)
+                #expect(api.status == .unauthorized)
+                #expect(api.headers["Content-Type"] == "application/json")
+                #expect(api.bodyText.contains(#""status":401"#))
+            }
+            #expect(try await browser.get("/healthz").status == .ok)
+            #expect(try await browser.get("/styles.css").status == .ok)
+            let form = try await browser.get("/signin?next=/feed")
+            #expect(form.status == .ok)
+            #expect(form.bodyText.contains(#"autocomplete="current-password""#))
+            #expect(form.bodyText.contains("alex-demo-1"), "the demo users are named while the demo data is in use")
+        }
+    }
+
+    @Test("Signing in sets a session cookie and leads back; signing out ends the session on the server", arguments: Engine.allCases)
+    func signInAndOut(engine: Engine) async throws {
+        try await TestDatabase.withData(engine) { data, _ in
+            let (browser, _) = try browser(data)
+            let signedIn = try await browser.signIn("alex", "alex-demo-1", next: "/day?date=2026-11-03")
+            #expect(signedIn.status == .seeOther)
+            #expect(signedIn.headers["Location"] == "/day?date=2026-11-03")
+            let cookie = try #require(signedIn.headers["Set-Cookie"])
+            #expect(cookie.hasPrefix("sectional_session="))
+            for attribute in ["HttpOnly", "SameSite=Lax", "Path=/", "Max-Age=604800"] { #expect(cookie.contains(attribute), "\(cookie)") }
+            #expect(!cookie.contains("Secure"), "plain HTTP from no trusted proxy: a Secure cookie would never come back")
+
+            let feed = try await browser.get("/feed?stream=0")
+            #expect(feed.status == .ok)
+            #expect(feed.bodyText.contains("Alex O&#39;Brien"))
+            let session = try #require(browser.cookie)
+            let signOut = try #require(Browser.form("/signout", in: feed.bodyText))
+            let out = try await browser.post("/signout", form: signOut)
+            #expect(out.status == .seeOther)
+            #expect(out.headers["Location"] == "/signin")
+            #expect(out.headers["Set-Cookie"]?.contains("Max-Age=0") == true)
+            // The old cookie, replayed, is worth nothing: the session is gone from the database.
+            browser.cookie = session
+            #expect(try await browser.get("/feed").status == .seeOther)
+        }
+    }
+
+    @Test("Each sign-in makes a new session; a session planted before it is dropped")
+    func fixation() async throws {
+        try await TestDatabase.withData(.sqlite) { data, _ in
+            let (browser, _) = try browser(data)
+            try await browser.signIn("alex", "alex-demo-1")
+            let first = try #require(browser.cookie)
+            try await browser.signIn("alex", "alex-demo-1")
+            let second = try #require(browser.cookie)
+            #expect(first != second)
+            browser.cookie = first
+            #expect(try await browser.get("/feed").status == .seeOther, "the session in place at sign-in must end")
+        }
+    }
+
+    @Test("A wrong password and an unknown name get the same answer, in about the same time")
+    func sameAnswer() async throws {
+        do {
+            // Interactive strength for the stored hashes and the decoy alike, as in production.
+            let data = AppData.memory(hasher: PasswordHasher(.interactive))
+            // Six failures from one address: beyond the default limit, which is not what this test is about.
+            let (browser, _) = try browser(data, accounts: AccountSettings(failuresAllowed: 100))
+            let clock = ContinuousClock()
+            var wrong: [Duration] = [], unknown: [Duration] = []
+            var bodies: Set<String> = []
+            for attempt in 0..<3 {
+                var start = clock.now
+                let a = try await browser.signIn("sam", "not-it-\(attempt)")
+                wrong.append(start.duration(to: clock.now))
+                start = clock.now
+                let b = try await browser.signIn("nobody\(attempt)", "not-it-\(attempt)")
+                unknown.append(start.duration(to: clock.now))
+                #expect(a.status == .unauthorized && b.status == .unauthorized)
+                for response in [a, b] {
+                    bodies.insert(String(response.bodyText.firstMatch(of: /<p class="signin-problem"[^>]*>[^<]*<\/p>/)?.output ?? "none"))
+                }
+            }
+            #expect(bodies.count == 1, "the two answers differ")
+            let ratio = Double(wrong.sorted()[1].components.attoseconds) / Double(unknown.sorted()[1].components.attoseconds)
+            // Without the decoy an unknown name would answer about a hundred times faster; the band is for a busy machine.
+            #expect(ratio > 0.25 && ratio < 4, "wrong password \(wrong), unknown name \(unknown)")
+        }
+    }
+
+    @Test(
+        "A way back that leaves the site is replaced by the feed",
+        arguments: ["//evil.example", "https://evil.example/", "/\\evil.example", "http:evil", "javascript:alert(1)", "/\t/evil.example", "///evil"])
+    func noOpenRedirect(next: String) async throws {
+        try await TestDatabase.withData(.memory) { data, _ in
+            let (browser, _) = try browser(data)
+            #expect(try await browser.signIn("alex", "alex-demo-1", next: next).headers["Location"] == "/feed")
+            let form = try await browser.get("/signin?next=" + FormEncodingForTests.encode(next))
+            #expect(form.headers["Location"] == "/feed", "signed in, /signin goes on to a local page only")
+        }
+    }
+
+    @Test("Bad sign-in posts: empty fields 400, another content type 415, another site 403", arguments: Engine.allCases)
+    func badPosts(engine: Engine) async throws {
+        try await TestDatabase.withData(engine) { data, _ in
+            let (browser, client) = try browser(data)
+            #expect(try await browser.post("/signin", form: [("name", "alex")]).status == .badRequest)
+            #expect(
+                try await client.execute(.post, "/signin", headers: ["Content-Type": "text/plain"], body: Array("x".utf8)).status
+                    == .unsupportedMediaType)
+            let crossSite = try await browser.post(
+                "/signin", form: [("name", "alex"), ("password", "alex-demo-1")], headers: ["Sec-Fetch-Site": "cross-site"])
+            #expect(crossSite.status == .forbidden)
+            #expect(browser.cookie == nil)
+        }
+    }
+}
+
+@Suite("Sessions expire", .timeLimit(.minutes(1)))
+struct SessionExpiryTests {
+    @Test("Unused for longer than the idle time, a session ends; used, it lives until its lifetime", arguments: Engine.sql)
+    func expiry(engine: Engine) async throws {
+        try await TestDatabase.withData(engine) { data, _ in
+            let now = TestNow()
+            let settings = AccountSettings(sessionIdle: .seconds(600), sessionLifetime: .seconds(3_000))
+            let (browser, _) = try browser(data, now: now, accounts: settings)
+            try await browser.signIn("alex", "alex-demo-1")
+            for _ in 0..<4 {  // in use every 590 s: alive past 2,000 s
+                now.advance(590)
+                #expect(try await browser.get("/api/feed/sections").status == .ok)
+            }
+            now.advance(590)  // 2,950 s
+            #expect(try await browser.get("/api/feed/sections").status == .ok)
+            now.advance(60)  // past the 3,000 s lifetime
+            #expect(try await browser.get("/api/feed/sections").status == .unauthorized)
+
+            try await browser.signIn("alex", "alex-demo-1")
+            now.advance(601)
+            #expect(try await browser.get("/feed").status == .seeOther, "idle past 600 s")
+        }
+    }
+}
+
+@Suite("Sign-in is rate limited", .timeLimit(.minutes(1)))
+struct SignInLimitTests {
+    @Test("Five failures for an account: the sixth attempt, even the right password, is a 429 until the window passes", arguments: Engine.allCases)
+    func perAccount(engine: Engine) async throws {
+        try await TestDatabase.withData(engine) { data, _ in
+            let now = TestNow()
+            let (browser, _) = try browser(data, now: now)
+            for attempt in 0..<5 {
+                #expect(try await browser.signIn("alex", "wrong-\(attempt)").status == .unauthorized)
+                now.advance(10)
+            }
+            let limited = try await browser.signIn("alex", "alex-demo-1")
+            #expect(limited.status == .tooManyRequests)
+            let retry = try #require(limited.headers["Retry-After"].flatMap(Int.init))
+            #expect(retry > 800 && retry <= 900)
+            #expect(browser.cookie == nil)
+            now.advance(retry)
+            #expect(try await browser.signIn("alex", "alex-demo-1").status == .seeOther)
+        }
+    }
+
+    @Test("A success clears the count; failures from one address across names are limited too")
+    func resetAndPerAddress() async throws {
+        try await TestDatabase.withData(.sqlite) { data, _ in
+            let (browser, _) = try browser(data)
+            for attempt in 0..<4 { #expect(try await browser.signIn("sam", "wrong-\(attempt)").status == .unauthorized) }
+            #expect(try await browser.signIn("sam", "sam-demo-2").status == .seeOther)
+            for attempt in 0..<4 { #expect(try await browser.signIn("sam", "wrong-again-\(attempt)").status == .unauthorized) }
+            #expect(try await browser.signIn("sam", "sam-demo-2").status == .seeOther, "the success before reset the count")
+
+            for name in ["a1", "a2", "a3", "a4", "a5"] { #expect(try await browser.signIn(name, "guess").status == .unauthorized) }
+            #expect(try await browser.signIn("alex", "alex-demo-1").status == .tooManyRequests, "five failures from this address")
+        }
+    }
+}
+
+/// Percent-encodes a query value for these tests.
+enum FormEncodingForTests {
+    static func encode(_ text: String) -> String {
+        text.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? text
+    }
+}

@@ -216,7 +216,7 @@ check_answer_size() {
     local line=$1 expected=$2 what=$3 requests bytes
     requests=$(wrk_field "$line" requests) bytes=$(wrk_field "$line" bytes)
     awk -v n="$requests" -v b="$bytes" -v e="$expected" 'BEGIN { exit !(n > 0 && b / n >= 0.9 * e) }' ||
-        die "$what: $requests answers averaged $(awk -v n="$requests" -v b="$bytes" 'BEGIN { printf "%.0f", n > 0 ? b / n : 0 }') bytes, not the $expected of the signed-in answer (signed out: 303 or 401?)"
+        die "$what: $requests answers averaged $(awk -v n="$requests" -v b="$bytes" 'BEGIN { printf "%.0f", (n > 0 ? b / n : 0) }') bytes, not the $expected of the signed-in answer (signed out: 303 or 401?)"
 }
 
 # The number of wrk errors (connect, read, write, non-2xx/3xx status, timeout) in a line.

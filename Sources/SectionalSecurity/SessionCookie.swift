@@ -32,6 +32,7 @@ public struct SessionCookie: Sendable {
     }
 }
 
+/// What a request says about how it came and who sent it.
 extension Request {
     /// Whether the request came over HTTPS: only ever from a proxy in
     /// `trustedProxies` that says so with `X-Forwarded-Proto: https`

@@ -75,6 +75,17 @@ struct TokenAndUserTests {
         }
     }
 
+    @Test("Without the demo data, the sign-in page names no demo user", arguments: Engine.sql)
+    func noDemoNames(engine: Engine) async throws {
+        try await TestDatabase.withData(engine, seed: false) { data, location in
+            #expect(await command(["user", "add", "robin"], on: location, input: "sherwood-forest").status == 0)
+            let client = InProcessClient(try buildRouter(publicDirectory: FormHarness.publicDirectory, data: data, logger: LogCollector().logger))
+            let page = try await client.get("/signin").bodyText
+            #expect(page.contains(#"name="password""#))
+            #expect(!page.contains("alex-demo-1") && !page.contains("demo data"))
+        }
+    }
+
     @Test(
         "Bad arguments are one line and exit 2",
         arguments: [

@@ -128,6 +128,9 @@ struct Accounts: Sendable {
             return .refused
         }
         try await store.clearSignInFailures(keys: keys)
+        // Sessions that ended without a sign-out go now: the table holds live sessions only.
+        try await store.deleteExpiredSessions(
+            createdBefore: now - seconds(settings.sessionLifetime), seenBefore: now - seconds(settings.sessionIdle))
         let token = SecretToken.generate()
         try await store.createSession(tokenHash: SecretToken.hash(token), user: user.id, now: now)
         return .signedIn(Visitor(user: user, sessionHash: SecretToken.hash(token)), token: token)

@@ -57,7 +57,8 @@ public enum AdminCommand {
         }
         let data: AppData
         do {
-            data = try await AppData.open(location, connections: 1, hasher: hasher)
+            // Never seeds: an admin command on an empty database must not add the demo users.
+            data = try await AppData.open(location, connections: 1, seed: false, hasher: hasher)
         } catch {
             return failure("\(error)")
         }

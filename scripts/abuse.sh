@@ -61,7 +61,7 @@ ulimit -n 8192 2>/dev/null || ulimit -n "$(ulimit -Hn)"
 # Builds the release binary ($binary), stops $pids on exit, defines sign_in.
 source scripts/release-server.sh
 
-"$binary" --port 0 --quiet --public Public --database memory: --session-idle "$SESSION_IDLE" >"$OUT/server.log" 2>&1 &
+"$binary" --port 0 --quiet --public Public --database memory: --session-idle "$SESSION_IDLE" --drain 0s >"$OUT/server.log" 2>&1 &
 server=$!
 pids+=("$server")
 for _ in $(seq 100); do

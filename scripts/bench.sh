@@ -257,7 +257,7 @@ send_requests() {
 
 threads=$(getconf _NPROCESSORS_ONLN)
 say "starting feed-server ($threads threads, the default) and fetching its responses"
-start_server "$OUT/logs/feed-server.log" 30 "$FEED_SERVER" --quiet --port 0 --database memory: --session-idle "$SESSION_IDLE"
+start_server "$OUT/logs/feed-server.log" 30 "$FEED_SERVER" --quiet --port 0 --database memory: --session-idle "$SESSION_IDLE" --drain 0s
 feed_pid=$started_pid feed_port=$started_port
 sign_in "$feed_port"
 
@@ -371,10 +371,10 @@ stop_process "$ceiling_pid"
 # alternating with a server on memory, in the same conditions.
 say "SQLite: /feed from a SQLite file vs from memory, $RUNS runs x ${DURATION}s each"
 rm -rf "$OUT/sqlite"
-start_server "$OUT/logs/feed-server-sqlite.log" 30 "$FEED_SERVER" --quiet --port 0 --database "sqlite:$OUT/sqlite/bench.sqlite" \
+start_server "$OUT/logs/feed-server-sqlite.log" 30 "$FEED_SERVER" --quiet --port 0 --drain 0s --database "sqlite:$OUT/sqlite/bench.sqlite" \
     --session-idle "$SESSION_IDLE"
 sqlite_pid=$started_pid sqlite_port=$started_port
-start_server "$OUT/logs/feed-server-memory.log" 30 "$FEED_SERVER" --quiet --port 0 --database memory: --session-idle "$SESSION_IDLE"
+start_server "$OUT/logs/feed-server-memory.log" 30 "$FEED_SERVER" --quiet --port 0 --database memory: --session-idle "$SESSION_IDLE" --drain 0s
 memory_pid=$started_pid memory_port=$started_port
 # Each server signs in its own session; the size of its signed-in /feed checks wrk's answers.
 declare -A feed_size
@@ -479,7 +479,7 @@ count_instructions() {
 }
 
 say "instructions per $INSTRUCTIONS_ROUTE request (callgrind, one thread, $CALLGRIND_REQUESTS requests after $CALLGRIND_WARMUP)"
-result=$(count_instructions feed-server sign-in "$FEED_SERVER" --quiet --threads 1 --port 0 --database memory: --session-idle "$SESSION_IDLE")
+result=$(count_instructions feed-server sign-in "$FEED_SERVER" --quiet --threads 1 --port 0 --database memory: --session-idle "$SESSION_IDLE" --drain 0s)
 read -r feed_ir_method feed_ir feed_memset <<<"$result"
 # The ceiling ignores the cookie but reads it, as feed-server does: the same requests.
 result=$(count_instructions ceiling "${cookie_for[$feed_port]}" "$CEILING" --port 0 --threads 1 "${ceiling_args[@]}")

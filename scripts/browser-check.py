@@ -379,7 +379,7 @@ def run(report, work):
     with open(os.path.join(work, "server.log"), "wb") as log:
         server = subprocess.Popen([os.path.join(binary, "feed-server"), "--port", str(port), "--quiet",
                                    "--public", os.path.join(ROOT, "Public"),
-                                   "--database", "sqlite:" + os.path.join(work, "feed.sqlite")],
+                                   "--database", "sqlite:" + os.path.join(work, "feed.sqlite"), "--drain", "0s"],
                                   cwd=ROOT, stdout=log, stderr=log)
     processes.append((server, False))
     wait_until("feed-server /healthz", lambda: server.poll() is None and http_get(base + "/healthz"))

@@ -54,7 +54,7 @@ source scripts/release-server.sh
 
 start_server() {  # log command...: sets server, port, and cookie (signed in there)
     local log=$1; shift
-    "$@" --port 0 --quiet --public Public --database memory: --session-idle "$SESSION_IDLE" >"$log" 2>&1 &
+    "$@" --port 0 --quiet --public Public --database memory: --session-idle "$SESSION_IDLE" --drain 0s >"$log" 2>&1 &
     server=$!
     pids+=("$server")
     port=

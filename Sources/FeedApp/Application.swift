@@ -16,6 +16,7 @@ public func buildRouter(
     settings: AppSettings = AppSettings(),
     clock: any Clock<Duration> = ContinuousClock(),
     now: @escaping @Sendable () -> Int = unixNow,
+    readiness: Readiness? = nil,
     logger: Logger = .standardError
 ) throws(ServerError) -> Router {
     let site = Site(
@@ -30,6 +31,8 @@ public func buildRouter(
     var router = Router(staticFiles: try StaticFiles(directory: publicDirectory), logger: logger)
     router.useErrorPages(of: site)
     router.getImmediately("/healthz") { _ in "ok" }
+    let readiness = readiness ?? Readiness(pool: data.pool)
+    router.get("/readyz") { _ in await readiness.response() }
     router.getImmediately("/") { _ in Response(status: .seeOther, headers: ["Location": "/feed"]) }
     let formGuard = FormGuard(key: data.formKey)
     let accounts = Accounts(store: data.accounts, hasher: data.hasher, settings: settings.accounts, logger: logger, now: now)

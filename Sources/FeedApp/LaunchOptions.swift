@@ -23,6 +23,8 @@ public struct LaunchOptions: Equatable, Sendable {
     public var databaseConnections = max(2, ServerConfiguration.processorCount * 2)
     /// Sessions, trusted proxies and sign-in limits.
     public var accounts = AccountSettings()
+    /// After SIGTERM, how long `/readyz` says 503 while requests are still served, before stopping.
+    public var drain: Duration = .seconds(3)
 
     public init() {}
 
@@ -69,6 +71,8 @@ public struct LaunchOptions: Equatable, Sendable {
                             a session unused this long ends (default 30m; e.g. 15m, 2h)
           --session-lifetime DURATION
                             a session ends this long after sign-in (default 7d)
+          --drain DURATION  after SIGTERM, how long to keep serving while /readyz says 503, so a load
+                            balancer moves traffic away first (default 3s; 0s to stop at once)
           --trusted-proxy ADDRESS
                             a proxy whose X-Forwarded-Proto/-For are believed (repeatable; default none):
                             session cookies are Secure when it says https
@@ -113,6 +117,12 @@ public struct LaunchOptions: Equatable, Sendable {
                     throw .invalidValue(flag: flag, value: text, expected: "sqlite:PATH, postgres://USER@HOST:PORT/DB or memory:")
                 }
                 options.database = location
+            case "--drain":
+                let text = try value()
+                guard let duration = parseDuration(text) else {
+                    throw .invalidValue(flag: flag, value: text, expected: "a duration such as 5s or 0s")
+                }
+                options.drain = duration
             case "--session-idle", "--session-lifetime":
                 let text = try value()
                 guard let duration = parseSessionDuration(text) else {

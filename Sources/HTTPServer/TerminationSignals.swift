@@ -23,6 +23,15 @@ public enum TerminationSignals {
         return received
     }
 
+    /// Waits until SIGTERM or SIGINT arrives or `timeout` seconds pass; the signal, or `nil`.
+    @discardableResult
+    public static func wait(timeout: Double) -> Int32? {
+        var set = signals()
+        var limit = timespec(tv_sec: Int(timeout), tv_nsec: Int((timeout - timeout.rounded(.down)) * 1e9))
+        let received = sigtimedwait(&set, nil, &limit)
+        return received > 0 ? received : nil
+    }
+
     private static func signals() -> sigset_t {
         var set = sigset_t()
         sigemptyset(&set)

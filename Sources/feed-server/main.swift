@@ -54,9 +54,10 @@ guard !data.users.isEmpty else {
     exit(2)
 }
 
+let readiness = Readiness(pool: data.pool)
 let server: Server
 do {
-    let router = try buildRouter(publicDirectory: options.publicDirectory, data: data, settings: options.appSettings)
+    let router = try buildRouter(publicDirectory: options.publicDirectory, data: data, settings: options.appSettings, readiness: readiness)
     server = try Server.start(options.serverConfiguration, responder: router)
 } catch {
     Logger.standardError.log("feed-server: \(error)")
@@ -66,10 +67,22 @@ do {
 Logger.standardError.log("feed-server: data in \(options.database)")
 Logger.standardError.log("feed-server: listening on http://\(options.host):\(server.port)/feed")
 let signal = TerminationSignals.wait()
-Logger.standardError.log("feed-server: signal \(signal), stopping")
+// First out of the load balancer (/readyz answers 503), still serving; then stop.
+readiness.startDraining()
+if options.drain > .zero {
+    Logger.standardError.log("feed-server: signal \(signal), draining for \(options.drain) (/readyz answers 503)")
+    drainPause(options.drain)
+}
+Logger.standardError.log("feed-server: stopping")
 server.stop()
 data.pool?.close()
 exit(0)
+
+/// Waits on this thread while the server goes on serving; a second SIGTERM or SIGINT cuts the pause short.
+func drainPause(_ duration: Duration) {
+    let seconds = Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+    TerminationSignals.wait(timeout: seconds)
+}
 
 /// Runs async start-up work and waits for it on this thread. main.swift must
 /// not `await` at top level: that makes it async, and the runtime's threads

@@ -47,6 +47,7 @@ struct StartupTests {
     }()
 
     struct MissingBinary: Error, CustomStringConvertible {
+        init() {}
         var description: String { "feed-server is not built beside the tests; `make test` builds it" }
     }
 
@@ -86,7 +87,7 @@ struct StartupTests {
         guard let binary = Self.binary else { throw MissingBinary() }
         let process = Process()
         process.executableURL = binary
-        process.arguments = ["--port", "0", "--public", FormHarness.publicDirectory, "--database", "memory:", "--quiet"]
+        process.arguments = ["--port", "0", "--public", FormHarness.publicDirectory, "--database", "memory:", "--quiet", "--drain", "0s"]
         let errors = Pipe()
         process.standardError = errors
         try process.run()

@@ -1,0 +1,69 @@
+import FeedApp
+import Foundation
+import SectionalPostgres
+import SectionalTesting
+import Testing
+
+@Suite("Readiness and drain", .timeLimit(.minutes(1)))
+struct ReadinessTests {
+    @Test("Ready while the database answers with every migration; not ready without them, or without the database")
+    func database() async throws {
+        try await TestDatabase.withData(.postgres) { data, location in
+            let readiness = Readiness(pool: data.pool)
+            #expect(await readiness.problem() == nil)
+            let pool = try #require(data.pool)
+            try await pool.run { db in try db.execute("DELETE FROM schema_version WHERE version = 3") }
+            #expect(await readiness.problem()?.contains("migrations not applied: the schema is at 2") == true)
+
+            guard case .postgres(let url) = location else { return }
+            let name = String(url.split(separator: "/").last!)
+            try PostgresConnection(url: try TestDatabase.postgresAdminURL()).executeScript("DROP DATABASE \(name) WITH (FORCE)")
+            let gone = await readiness.problem()
+            #expect(gone?.contains("does not answer") == true, "\(gone ?? "ready")")
+        }
+    }
+
+    @Test("Draining: /readyz is 503 while /healthz and pages still answer")
+    func draining() async throws {
+        let readiness = Readiness(pool: nil)
+        let router = try buildRouter(publicDirectory: FormHarness.publicDirectory, data: .memory(), readiness: readiness, logger: LogCollector().logger)
+        let client = InProcessClient(router)
+        #expect(try await client.get("/readyz").bodyText == "ready")
+        readiness.startDraining()
+        let draining = try await client.get("/readyz")
+        #expect(draining.status == .serviceUnavailable)
+        #expect(draining.bodyText.contains("draining"))
+        #expect(try await client.get("/healthz").status == .ok)
+        #expect(try await client.get("/signin").status == .ok)
+    }
+
+    @Test("On SIGTERM the server reports not ready, serves through its drain, then exits 0")
+    func sigtermDrains() async throws {
+        guard let binary = StartupTests.binary else { throw StartupTests.MissingBinary() }
+        let process = Process()
+        process.executableURL = binary
+        process.arguments = ["--port", "0", "--public", FormHarness.publicDirectory, "--database", "memory:", "--quiet", "--drain", "1500ms"]
+        let errors = Pipe()
+        process.standardError = errors
+        try process.run()
+        var seen = ""
+        while seen.firstMatch(of: /listening on http:\/\/127\.0\.0\.1:(\d+)\//) == nil {
+            let chunk = errors.fileHandleForReading.availableData
+            guard !chunk.isEmpty else { break }
+            seen += String(decoding: chunk, as: UTF8.self)
+        }
+        let port = try #require(seen.firstMatch(of: /listening on http:\/\/127\.0\.0\.1:(\d+)\//).flatMap { Int($0.output.1) }, "\(seen)")
+        #expect(try RawHTTPClient(port: port).request("/readyz").status == 200)
+        let clock = ContinuousClock()
+        let start = clock.now
+        process.terminate()  // SIGTERM
+        try await Task.sleep(for: .milliseconds(300))
+        #expect(try RawHTTPClient(port: port).request("/readyz").status == 503)
+        #expect(try RawHTTPClient(port: port).request("/healthz").status == 200)
+        #expect(try RawHTTPClient(port: port).request("/signin").status == 200, "still serving while draining")
+        process.waitUntilExit()
+        let stopped = start.duration(to: clock.now)
+        #expect(process.terminationReason == .exit && process.terminationStatus == 0)
+        #expect(stopped >= .milliseconds(1400) && stopped < .seconds(5), "stopped after \(stopped)")
+    }
+}

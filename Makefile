@@ -7,7 +7,7 @@ APT_PACKAGES = libmicrohttpd-dev libsqlite3-dev libpq-dev libsodium-dev pkg-conf
 # A package outside this one that depends on it by path: `make test` builds and tests it too.
 EXAMPLE = Examples/ReferencePage
 
-.PHONY: run test build release deps clean
+.PHONY: run test test-deps build release deps clean
 
 ## run: install what is missing, build, serve on localhost:$(PORT) (extra flags: ARGS="...")
 run: deps
@@ -15,10 +15,11 @@ run: deps
 	$(SWIFT) run feed-server --port $(PORT) $(ARGS)
 
 ## test: install what is missing, build with every warning shown, run all tests (SQLite and a throw-away PostgreSQL), then the example package's
-test: deps
+test: deps test-deps
 	$(SWIFT) build --build-tests
 	bash scripts/with-postgres.sh $(SWIFT) test
 	SWIFT="$(SWIFT)" python3 scripts/crash-loop.py --binary "$$($(SWIFT) build --show-bin-path)/feed-server"
+	python3 scripts/check-metrics.py --binary "$$($(SWIFT) build --show-bin-path)/feed-server" --public Public
 	$(SWIFT) build --build-tests --package-path $(EXAMPLE)
 	$(SWIFT) test --package-path $(EXAMPLE)
 
@@ -38,6 +39,14 @@ deps:
 		else \
 			echo "C libraries are missing. Run: sudo apt-get install -y $(APT_PACKAGES)"; exit 1; \
 		fi; \
+	fi
+
+# prometheus-client (PyPI) for its text-format parser: check-metrics reads /metrics as Prometheus would.
+test-deps:
+	@if ! python3 -c 'import prometheus_client' 2>/dev/null; then \
+		echo "Installing prometheus-client"; \
+		python3 -m pip install -q prometheus-client 2>/dev/null \
+		|| python3 -m pip install -q --break-system-packages prometheus-client; \
 	fi
 
 clean:

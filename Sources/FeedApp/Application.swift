@@ -17,8 +17,14 @@ public func buildRouter(
     clock: any Clock<Duration> = ContinuousClock(),
     now: @escaping @Sendable () -> Int = unixNow,
     readiness: Readiness? = nil,
+    metrics: ServerMetrics? = nil,
     logger: Logger = .standardError
 ) throws(ServerError) -> Router {
+    var pageSettings = settings.pageSettings(clock: clock)
+    if let metrics {
+        pageSettings.onLoadReport = metrics.observe
+        data.registerMetrics(in: metrics.registry)
+    }
     let site = Site(
         name: "Sectional",
         head: DocumentHead(
@@ -26,7 +32,7 @@ public func buildRouter(
             icon: .init(href: "/favicon.svg", type: "image/svg+xml")),
         home: .init(path: "/feed", label: "Back to the feed"),
         banner: { active in SiteHeader(active: active) },
-        settings: settings.pageSettings(clock: clock)
+        settings: pageSettings
     )
     var router = Router(staticFiles: try StaticFiles(directory: publicDirectory), logger: logger)
     router.useErrorPages(of: site)

@@ -25,6 +25,11 @@ public struct LaunchOptions: Equatable, Sendable {
     public var accounts = AccountSettings()
     /// After SIGTERM, how long `/readyz` says 503 while requests are still served, before stopping.
     public var drain: Duration = .seconds(3)
+    /// Where `/metrics` is served: off unless a port is given; loopback unless told otherwise.
+    public var metricsPort: Int?
+    public var metricsHost = "127.0.0.1"
+    /// The access log's lines.
+    public var logFormat = AccessLogFormat.text
 
     public init() {}
 
@@ -73,6 +78,12 @@ public struct LaunchOptions: Equatable, Sendable {
                             a session ends this long after sign-in (default 7d)
           --drain DURATION  after SIGTERM, how long to keep serving while /readyz says 503, so a load
                             balancer moves traffic away first (default 3s; 0s to stop at once)
+          --metrics-port PORT
+                            serve Prometheus metrics at http://127.0.0.1:PORT/metrics (default: none)
+          --metrics-host HOST
+                            the metrics listener's address (default 127.0.0.1: never public by accident)
+          --log-format text|json
+                            the access log: text on stderr (default), or one JSON object a line on stdout
           --trusted-proxy ADDRESS
                             a proxy whose X-Forwarded-Proto/-For are believed (repeatable; default none):
                             session cookies are Secure when it says https
@@ -117,6 +128,13 @@ public struct LaunchOptions: Equatable, Sendable {
                     throw .invalidValue(flag: flag, value: text, expected: "sqlite:PATH, postgres://USER@HOST:PORT/DB or memory:")
                 }
                 options.database = location
+            case "--metrics-port":
+                options.metricsPort = try number(try value(), flag: flag, in: 0...65535, expected: "a port number (0-65535)")
+            case "--metrics-host": options.metricsHost = try value()
+            case "--log-format":
+                let text = try value()
+                guard let format = AccessLogFormat(rawValue: text) else { throw .invalidValue(flag: flag, value: text, expected: "text or json") }
+                options.logFormat = format
             case "--drain":
                 let text = try value()
                 guard let duration = parseDuration(text) else {
@@ -189,6 +207,7 @@ public struct LaunchOptions: Equatable, Sendable {
         configuration.port = port
         configuration.threads = threads
         configuration.accessLog = !quiet
+        configuration.accessLogFormat = logFormat
         configuration.requestHeadTimeout = headTimeout
         return configuration
     }

@@ -15,10 +15,15 @@ public struct Logger: Sendable {
     }
 
     /// One `write(2)` per line, so lines from many threads never interleave.
-    public static let standardError = Logger { line in
+    public static let standardError = Logger { line in writeLine(line, to: 2) }
+
+    /// Standard output, a line a `write(2)`: where a machine-read access log goes.
+    public static let standardOutput = Logger { line in writeLine(line, to: 1) }
+
+    private static func writeLine(_ line: String, to descriptor: Int32) {
         let text = line + "\n"
         text.utf8CString.withUnsafeBufferPointer { buffer in
-            _ = write(2, buffer.baseAddress, buffer.count - 1)
+            _ = write(descriptor, buffer.baseAddress, buffer.count - 1)
         }
     }
 

@@ -32,6 +32,9 @@ final class RequestState: @unchecked Sendable {
     var sentBytes: UInt64 = 0
     /// The answer's timing, repeated in the access log.
     var timing: ServerTiming?
+    /// The route that answered and who asked, for metrics and the log.
+    var route: String?
+    var user: String?
     /// The connection while suspended; cleared once resumed.
     var connection: ConnectionHandle?
 

@@ -18,13 +18,16 @@ public struct Router: Responder {
 
     /// A path's handlers by method; a GET handler answers HEAD too.
     struct Route: Sendable {
+        /// As registered: the `route` label of its answers.
+        var pattern = ""
         var actions: [HTTPMethod: Action] = [:] {
             didSet { get = actions[.get] }
         }
         /// The GET handler, looked up without hashing: nearly every request is a GET.
         private var get: Action?
 
-        init(actions: [HTTPMethod: Action] = [:]) {
+        init(pattern: String = "", actions: [HTTPMethod: Action] = [:]) {
+            self.pattern = pattern
             self.actions = actions
             get = actions[.get]
         }
@@ -89,7 +92,7 @@ public struct Router: Responder {
     private mutating func add(_ method: HTTPMethod, _ pattern: String, _ action: Action) {
         let parsed = RoutePattern(pattern)
         if parsed.isLiteral {
-            exactRoutes[pattern, default: Route()].actions[method] = action
+            exactRoutes[pattern, default: Route(pattern: pattern)].actions[method] = action
         } else if let index = patternRoutes.firstIndex(where: { $0.pattern.hasShape(of: parsed) }) {
             // One route per shape: its parameters must be named alike for every method.
             precondition(
@@ -97,15 +100,15 @@ public struct Router: Responder {
                 "\(pattern) names its parameters unlike the route of the same shape registered before it")
             patternRoutes[index].route.actions[method] = action
         } else {
-            patternRoutes.append((parsed, Route(actions: [method: action])))
+            patternRoutes.append((parsed, Route(pattern: pattern, actions: [method: action])))
         }
     }
 
     public func respondImmediately(to request: Request) -> Response? {
         switch resolve(request) {
-        case .route(.immediate(let handler), let routed):
-            return answer(routed) { try handler(routed) }
-        case .route(.async, _):
+        case .route(.immediate(let handler), let routed, let pattern):
+            return labelled(answer(routed) { try handler(routed) }, pattern)
+        case .route(.async, _, _):
             return nil
         case .answered(let response):
             return response
@@ -114,17 +117,23 @@ public struct Router: Responder {
 
     public func respond(to request: Request) async -> Response {
         switch resolve(request) {
-        case .route(.immediate(let handler), let routed):
-            return answer(routed) { try handler(routed) }
-        case .route(.async(let handler), let routed):
+        case .route(.immediate(let handler), let routed, let pattern):
+            return labelled(answer(routed) { try handler(routed) }, pattern)
+        case .route(.async(let handler), let routed, let pattern):
             do {
-                return try await handler(routed)
+                return labelled(try await handler(routed), pattern)
             } catch {
-                return errorResponse(error, for: routed)
+                return labelled(errorResponse(error, for: routed), pattern)
             }
         case .answered(let response):
             return response
         }
+    }
+
+    private func labelled(_ response: Response, _ route: String) -> Response {
+        var response = response
+        response.route = route
+        return response
     }
 
     public func refusal(for request: Request) -> Response? {
@@ -138,21 +147,21 @@ public struct Router: Responder {
     }
 
     private enum Resolution {
-        case route(Action, Request)
+        case route(Action, Request, pattern: String)
         case answered(Response)
     }
 
     private func resolve(_ request: Request) -> Resolution {
         if let (route, parameters) = match(request.path) {
             guard let action = route.action(for: request.method) else {
-                return .answered(methodNotAllowed(request, allowed: route.allowed))
+                return .answered(labelled(methodNotAllowed(request, allowed: route.allowed), route.pattern))
             }
             var routed = request
             routed.parameters = parameters
-            return .route(action, routed)
+            return .route(action, routed, pattern: route.pattern)
         }
         if let response = staticFiles?.response(for: request) {
-            return .answered(request.method.isRead ? response : methodNotAllowed(request, allowed: ["GET", "HEAD"]))
+            return .answered(labelled(request.method.isRead ? response : methodNotAllowed(request, allowed: ["GET", "HEAD"]), "static"))
         }
         return .answered(errorResponder(HTTPError(.notFound, "Nothing is at \(request.path)."), request))
     }

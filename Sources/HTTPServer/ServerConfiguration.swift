@@ -45,6 +45,10 @@ public struct ServerConfiguration: Sendable {
     public var requestBodyLimit = 64 * 1024
     /// One line per request on the logger: method, path, status, bytes, microseconds.
     public var accessLog = true
+    /// The access log's lines: text for people, or one JSON object a line for machines.
+    public var accessLogFormat = AccessLogFormat.text
+    /// Told of every request once it is complete: metrics.
+    public var requestObserver: (@Sendable (CompletedRequest) -> Void)?
     /// How long `stop()` lets requests in flight finish.
     public var shutdownGrace: Duration = .seconds(10)
 
@@ -53,4 +57,23 @@ public struct ServerConfiguration: Sendable {
 
     /// The number of processor cores online: the default worker thread count.
     public static var processorCount: Int { max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))) }
+}
+
+/// How the access log writes a line.
+public enum AccessLogFormat: String, Sendable {
+    /// `GET /feed 200 4096B 812us [load-balances;dur=0.120]`
+    case text
+    /// `{"time":"…","method":"GET","path":"/feed","status":200,…}`, and nothing else on the stream.
+    case json
+}
+
+/// A request as it ended, for metrics.
+public struct CompletedRequest: Sendable {
+    public var method: HTTPMethod
+    /// The route pattern that answered; `static` for a file, `unmatched` when none did.
+    public var route: String
+    /// 0 when the client left before an answer was queued.
+    public var status: Int
+    public var bytes: UInt64
+    public var duration: Duration
 }

@@ -82,12 +82,22 @@ final class ServerCore: Sendable {
         connections.requestEnded(state.socket)
         // A client that left mid-answer leaves nothing running behind it.
         state.cancelTask()
-        guard configuration.accessLog else { return }
+        guard configuration.accessLog || configuration.requestObserver != nil else { return }
         if let stream = state.stream { state.sentBytes = stream.sentBytes }
-        let micros = (DispatchTime.now().uptimeNanoseconds - state.startedAt) / 1000
-        let status = state.status == 0 ? "- (\(termination))" : String(state.status)
-        let timing = state.timing.map { " [\($0.headerValue)]" } ?? ""
-        logger.log("\(state.method) \(state.target) \(status) \(state.sentBytes)B \(micros)us\(timing)")
+        let nanoseconds = DispatchTime.now().uptimeNanoseconds - state.startedAt
+        configuration.requestObserver?(
+            CompletedRequest(
+                method: state.method, route: state.route ?? "unmatched", status: state.status, bytes: state.sentBytes,
+                duration: .nanoseconds(Int64(nanoseconds))))
+        guard configuration.accessLog else { return }
+        switch configuration.accessLogFormat {
+        case .text:
+            let status = state.status == 0 ? "- (\(termination))" : String(state.status)
+            let timing = state.timing.map { " [\($0.headerValue)]" } ?? ""
+            logger.log("\(state.method) \(state.target) \(status) \(state.sentBytes)B \(nanoseconds / 1000)us\(timing)")
+        case .json:
+            logger.log(AccessLogLine(state: state, microseconds: nanoseconds / 1000, termination: "\(termination)").json)
+        }
     }
 
     // MARK: Answering
@@ -234,7 +244,11 @@ final class ServerCore: Sendable {
         state.phase = .answered
         state.status = response.status.code
         state.sentBytes = state.method == .head ? 0 : response.body.count
-        if configuration.accessLog { state.timing = response.timing }
+        state.route = response.route
+        if configuration.accessLog {
+            state.timing = response.timing
+            state.user = response.logUser
+        }
         let closing = isStopping.load(ordering: .relaxed)
         if let prepared = response.prepared, !closing {
             return MHD_queue_response(connection, UInt32(response.status.code), prepared.pointer)

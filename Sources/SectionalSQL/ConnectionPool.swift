@@ -21,6 +21,9 @@ public final class ConnectionPool: Sendable {
     /// The engine of its connections.
     public let dialect: SQLDialect
     private let queue = Mutex(JobQueue())
+    private let busy = Atomic<Int>(0)
+    private let jobsStarted = Atomic<Int>(0)
+    private let nanosecondsWaited = Atomic<Int>(0)
     private let jobsWaiting = DispatchSemaphore(value: 0)
     private let threadsRunning = DispatchGroup()
 
@@ -94,6 +97,25 @@ public final class ConnectionPool: Sendable {
         try await run { connection in try connection.transaction { try body(connection) } }
     }
 
+    /// What the pool is doing, for metrics.
+    public struct Statistics: Sendable {
+        /// Connections, busy or not.
+        public var size: Int
+        /// Connections running a caller's work now.
+        public var inUse: Int
+        /// Work started since the pool opened.
+        public var jobsStarted: Int
+        /// How long that work waited for a connection, in all.
+        public var secondsWaited: Double
+    }
+
+    /// The pool now.
+    public var statistics: Statistics {
+        Statistics(
+            size: size, inUse: busy.load(ordering: .relaxed), jobsStarted: jobsStarted.load(ordering: .relaxed),
+            secondsWaited: Double(nanosecondsWaited.load(ordering: .relaxed)) / 1e9)
+    }
+
     /// Stops the threads once the work queued so far is done, closing
     /// their connections; waits for them.
     public func close() {
@@ -125,7 +147,12 @@ public final class ConnectionPool: Sendable {
                 if closed { return }
                 continue
             }
-            job.run(on: connection, interrupter: interrupter)
+            busy.add(1, ordering: .relaxed)
+            if let waited = job.run(on: connection, interrupter: interrupter) {
+                jobsStarted.add(1, ordering: .relaxed)
+                nanosecondsWaited.add(waited, ordering: .relaxed)
+            }
+            busy.subtract(1, ordering: .relaxed)
         }
     }
 }
@@ -137,6 +164,7 @@ private final class PoolJob: Sendable {
     }
 
     private let state = Mutex(State.queued)
+    private let queuedAt = DispatchTime.now().uptimeNanoseconds
     private let work: @Sendable (any SQLConnection) -> Void
     /// Answers the caller without the work: cancelled, or the pool closed.
     private let abandon: @Sendable (any Error) -> Void
@@ -146,7 +174,8 @@ private final class PoolJob: Sendable {
         self.abandon = abandon
     }
 
-    func run(on connection: any SQLConnection, interrupter: SQLInterrupter) {
+    /// Runs the work unless it was cancelled. - Returns: how long it waited, in nanoseconds; `nil` when skipped.
+    func run(on connection: any SQLConnection, interrupter: SQLInterrupter) -> Int? {
         let started = state.withLock { state in
             guard case .queued = state else { return false }
             // Under the job's lock, so that a cancel either finds it queued or interrupts this job.
@@ -154,10 +183,12 @@ private final class PoolJob: Sendable {
             state = .running(interrupter)
             return true
         }
-        guard started else { return }
+        guard started else { return nil }
+        let waited = Int(DispatchTime.now().uptimeNanoseconds - queuedAt)
         work(connection)
         // Done before the next job starts, so a late cancel cannot interrupt that one.
         state.withLock { $0 = .done }
+        return waited
     }
 
     func cancel() {

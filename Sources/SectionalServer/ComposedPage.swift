@@ -42,6 +42,9 @@ public protocol ComposedPage: Sendable {
     /// what its context knows there, such as who is signed in.
     func banner(_ context: Context, in site: Site) -> any HTML
 
+    /// Who asked, as the access log names them (a user id); none by default.
+    func logUser(_ context: Context) -> String?
+
     /// Query items every link of the page keeps, e.g. the date. None by default.
     func linkContext(_ context: Context) -> [PageAddress.QueryPair]
 
@@ -63,6 +66,8 @@ extension ComposedPage {
     public func savedLayout(for context: Context) async -> [SectionID]? { nil }
 
     public func banner(_ context: Context, in site: Site) -> any HTML { site.banner(name) }
+
+    public func logUser(_ context: Context) -> String? { nil }
 
     public func makePage(_ setup: SectionSetup<Context>) -> StackPageController {
         let page = StackPageController(id: SectionID(name), title: title)

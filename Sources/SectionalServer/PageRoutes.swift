@@ -27,11 +27,14 @@ struct PageRoutes<Page: ComposedPage>: Sendable {
     /// `GET /feed`: every section loaded concurrently, sent whole or streamed.
     func fullPage(_ request: Request) async throws(HTTPError) -> Response {
         let (context, plan) = try await compose(request)
+        var response: Response
         switch try delivery(for: request) {
-        case .whole: return await wholePage(plan: plan, context: context)
-        case .inOrder: return streamedPage(plan: plan, context: context, order: .pageOrder)
-        case .outOfOrder: return streamedPage(plan: plan, context: context, order: .asFinished)
+        case .whole: response = await wholePage(plan: plan, context: context)
+        case .inOrder: response = streamedPage(plan: plan, context: context, order: .pageOrder)
+        case .outOfOrder: response = streamedPage(plan: plan, context: context, order: .asFinished)
         }
+        response.logUser = page.logUser(context)
+        return response
     }
 
     private enum Delivery {
@@ -99,7 +102,9 @@ struct PageRoutes<Page: ComposedPage>: Sendable {
         log(await section.loadTree(site.settings.loadOptions))
         var html = HTMLWriter()
         controller.renderCard(section, into: &html)
-        return site.html(html)
+        var response = site.html(html)
+        response.logUser = page.logUser(context)
+        return response
     }
 
     /// `GET /api/feed/sections`: the composition as JSON, each section with
@@ -108,7 +113,10 @@ struct PageRoutes<Page: ComposedPage>: Sendable {
         let (context, plan) = try await compose(request)
         let report = await makePage(plan: plan, context: context).loadTree(site.settings.loadOptions)
         log(report)
-        return .json(PageDescription(plan: plan, address: page.address(context), report: report), pretty: request.hasQueryItem("pretty"))
+        var response = Response.json(
+            PageDescription(plan: plan, address: page.address(context), report: report), pretty: request.hasQueryItem("pretty"))
+        response.logUser = page.logUser(context)
+        return response
     }
 
     /// The request's context, and its composition on top of the user's saved layout.
@@ -138,6 +146,7 @@ struct PageRoutes<Page: ComposedPage>: Sendable {
 
     /// Sections that fell back are logged; the page still answers.
     private func log(_ report: LoadReport) {
+        site.settings.onLoadReport?(page.name, report)
         for outcome in report.outcomes {
             switch outcome.status {
             case .ok: continue

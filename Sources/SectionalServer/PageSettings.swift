@@ -10,6 +10,8 @@ public struct PageSettings: Sendable {
     public var intercept: LoadInterceptor?
     /// The clock deadlines are measured on; tests pass one they advance by hand.
     public var clock: any Clock<Duration>
+    /// Told how each page's loads went (metrics): the page's name and the report.
+    public var onLoadReport: (@Sendable (_ page: String, _ report: LoadReport) -> Void)?
 
     /// By default: a 1 s deadline, streamed pages, no wrapper, and the real clock.
     public init(

@@ -3,6 +3,7 @@ import FeedApp
 import FoundationEssentials
 import HTTPServer
 import Sectional
+import SectionalServer
 import Synchronization
 
 #if canImport(Glibc)
@@ -55,15 +56,31 @@ guard !data.users.isEmpty else {
 }
 
 let readiness = Readiness(pool: data.pool)
+let metrics = options.metricsPort.map { _ in ServerMetrics() }
 let server: Server
 do {
-    let router = try buildRouter(publicDirectory: options.publicDirectory, data: data, settings: options.appSettings, readiness: readiness)
-    server = try Server.start(options.serverConfiguration, responder: router)
+    let router = try buildRouter(
+        publicDirectory: options.publicDirectory, data: data, settings: options.appSettings, readiness: readiness, metrics: metrics)
+    var configuration = options.serverConfiguration
+    configuration.requestObserver = metrics?.observe
+    // JSON lines go alone on standard output; messages stay on standard error.
+    server = try Server.start(configuration, responder: router, logger: options.logFormat == .json ? .standardOutput : .standardError)
 } catch {
     Logger.standardError.log("feed-server: \(error)")
     exit(2)
 }
 
+var metricsServer: Server?
+if let metrics, let port = options.metricsPort {
+    metrics.trackRequestsInFlight { [server] in server.requestsInFlight }
+    do {
+        metricsServer = try startMetricsListener(metrics, host: options.metricsHost, port: port)
+        Logger.standardError.log("feed-server: metrics on http://\(options.metricsHost):\(metricsServer!.port)/metrics")
+    } catch {
+        Logger.standardError.log("feed-server: metrics listener: \(error)")
+        exit(2)
+    }
+}
 Logger.standardError.log("feed-server: data in \(options.database)")
 Logger.standardError.log("feed-server: listening on http://\(options.host):\(server.port)/feed")
 let signal = TerminationSignals.wait()
@@ -75,8 +92,23 @@ if options.drain > .zero {
 }
 Logger.standardError.log("feed-server: stopping")
 server.stop()
+metricsServer?.stop()
 data.pool?.close()
 exit(0)
+
+/// `/metrics` on a listener of its own: never on the public port by accident.
+func startMetricsListener(_ metrics: ServerMetrics, host: String, port: Int) throws -> Server {
+    var router = Router()
+    router.getImmediately("/metrics") { _ in
+        Response(contentType: "text/plain; version=0.0.4; charset=utf-8", body: metrics.registry.exposition())
+    }
+    var configuration = ServerConfiguration()
+    configuration.host = host
+    configuration.port = port
+    configuration.threads = 1
+    configuration.accessLog = false
+    return try Server.start(configuration, responder: router)
+}
 
 /// Waits on this thread while the server goes on serving; a second SIGTERM or SIGINT cuts the pause short.
 func drainPause(_ duration: Duration) {

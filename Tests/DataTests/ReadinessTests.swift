@@ -26,7 +26,8 @@ struct ReadinessTests {
     @Test("Draining: /readyz is 503 while /healthz and pages still answer")
     func draining() async throws {
         let readiness = Readiness(pool: nil)
-        let router = try buildRouter(publicDirectory: FormHarness.publicDirectory, data: .memory(), readiness: readiness, logger: LogCollector().logger)
+        let router = try buildRouter(
+            publicDirectory: FormHarness.publicDirectory, data: .memory(), readiness: readiness, logger: LogCollector().logger)
         let client = InProcessClient(router)
         #expect(try await client.get("/readyz").bodyText == "ready")
         readiness.startDraining()

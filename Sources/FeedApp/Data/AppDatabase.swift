@@ -3,6 +3,7 @@ import SectionalPostgres
 import SectionalSQL
 import SectionalSQLite
 import SectionalSecurity
+import SectionalServer
 
 /// Where the app keeps its data: `--database sqlite:PATH`, `postgres://…` or `memory:`.
 public enum DatabaseLocation: Equatable, Sendable, CustomStringConvertible {
@@ -142,4 +143,19 @@ public struct AppData: Sendable {
 public struct DatabaseProblem: Error, CustomStringConvertible {
     public let description: String
     init(_ description: String) { self.description = description }
+}
+
+extension AppData {
+    /// The database pool's size, use and waits, read when scraped.
+    func registerMetrics(in registry: MetricsRegistry) {
+        guard let pool else { return }
+        registry.gauge("sectional_db_pool_connections", "Database connections, busy or not.") { [([], Double(pool.statistics.size))] }
+        registry.gauge("sectional_db_pool_in_use", "Database connections running a caller's work now.") {
+            [([], Double(pool.statistics.inUse))]
+        }
+        registry.gauge("sectional_db_pool_wait_seconds_total", "Time database work waited for a connection, in all.") {
+            [([], pool.statistics.secondsWaited)]
+        }
+        registry.gauge("sectional_db_pool_jobs_total", "Database work started.") { [([], Double(pool.statistics.jobsStarted))] }
+    }
 }

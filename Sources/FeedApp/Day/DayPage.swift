@@ -47,6 +47,8 @@ struct DayPage: ComposedPage {
 
     func banner(_ context: Context, in site: Site) -> any HTML { SiteHeader(active: name, account: context.account) }
 
+    func logUser(_ context: Context) -> String? { context.account.user.description }
+
     /// Builds the page for today, then lets the calendar choose the asked-for
     /// date, which reaches every section through the page.
     func makePage(_ setup: SectionSetup<Context>) -> StackPageController {

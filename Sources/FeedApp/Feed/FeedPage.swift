@@ -57,6 +57,8 @@ struct FeedPage: ComposedPage {
 
     func banner(_ context: Context, in site: Site) -> any HTML { SiteHeader(active: name, account: context.account) }
 
+    func logUser(_ context: Context) -> String? { context.account.user.description }
+
     func savedLayout(for context: Context) async -> [SectionID]? {
         do {
             return try await layouts.savedLayout(of: context.forms.user, page: name)

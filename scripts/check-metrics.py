@@ -1,0 +1,163 @@
+#!/usr/bin/env python3
+"""Metrics and machine-readable logs, for `make test`: starts feed-server
+with a metrics listener and the JSON access log, makes requests, and checks
+what an operator's tools would read.
+
+- /metrics parses with a real Prometheus parser (prometheus-client's text
+  parser), has every family the README promises with its type, and its
+  counters move by exactly the requests made between two scrapes;
+- the metrics listener is not the public port (/metrics there is a 404 or a
+  sign-in redirect, never the metrics);
+- standard output holds one JSON object per access-log line and nothing else.
+
+Usage: check-metrics.py --binary PATH --public DIR
+"""
+import argparse
+import http.client
+import json
+import re
+import subprocess
+import sys
+import tempfile
+import time
+
+from prometheus_client.parser import text_string_to_metric_families
+
+FAMILIES = {
+    "sectional_http_requests": "counter",
+    "sectional_http_request_duration_seconds": "histogram",
+    "sectional_section_load_duration_seconds": "histogram",
+    "sectional_http_requests_in_flight": "gauge",
+    "sectional_db_pool_connections": "gauge",
+    "sectional_db_pool_in_use": "gauge",
+    "sectional_db_pool_wait_seconds": "counter",
+    "process_resident_memory_bytes": "gauge",
+    "process_cpu_seconds": "counter",
+    "process_open_fds": "gauge",
+}
+failures = []
+
+
+def check(name, ok, detail=""):
+    print(("ok    " if ok else "FAIL  ") + name + ("" if ok or not detail else f": {detail}"), flush=True)
+    if not ok:
+        failures.append(name)
+
+
+def request(port, method, path, body=None, headers=None):
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+    try:
+        connection.request(method, path, body=body, headers=headers or {})
+        response = connection.getresponse()
+        return response.status, dict(response.getheaders()), response.read().decode("utf-8", "replace")
+    finally:
+        connection.close()
+
+
+def scrape(port):
+    status, headers, text = request(port, "GET", "/metrics")
+    assert status == 200, f"/metrics answered {status}"
+    families = {family.name: family for family in text_string_to_metric_families(text)}
+    return headers, families
+
+
+def value(families, family, sample, **labels):
+    for s in families[family].samples if family in families else []:
+        if s.name == sample and all(s.labels.get(k) == v for k, v in labels.items()):
+            return s.value
+    return 0.0
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--binary", required=True)
+    parser.add_argument("--public", required=True)
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory(prefix="check-metrics-") as work:
+        stdout = open(f"{work}/stdout", "w+")
+        stderr = open(f"{work}/stderr", "w+")
+        server = subprocess.Popen(
+            [args.binary, "--port", "0", "--metrics-port", "0", "--public", args.public, "--drain", "0s",
+             "--database", f"sqlite:{work}/metrics.sqlite", "--log-format", "json"],
+            stdout=stdout, stderr=stderr)
+        try:
+            ports = {}
+            deadline = time.monotonic() + 20
+            while len(ports) < 2 and time.monotonic() < deadline and server.poll() is None:
+                stderr.seek(0)
+                log = stderr.read()
+                for kind, port in re.findall(r"(metrics|listening) on http://127\.0\.0\.1:(\d+)/", log):
+                    ports[kind] = int(port)
+                time.sleep(0.1)
+            if len(ports) < 2:
+                stderr.seek(0)
+                print(stderr.read(), file=sys.stderr)
+                check("feed-server started with a metrics listener", False)
+                return 1
+            app, metrics = ports["listening"], ports["metrics"]
+            check("the metrics listener is its own port", app != metrics)
+
+            status, headers, _ = request(app, "POST", "/signin", "name=alex&password=alex-demo-1",
+                                         {"Content-Type": "application/x-www-form-urlencoded"})
+            cookie = headers.get("Set-Cookie", "").split(";")[0]
+            check("signed in", status == 303 and cookie.startswith("sectional_session="), f"{status}")
+            signed = {"Cookie": cookie}
+
+            headers, before = scrape(metrics)
+            check("/metrics is Prometheus text 0.0.4", headers.get("Content-Type", "").startswith("text/plain; version=0.0.4"),
+                  headers.get("Content-Type"))
+            for _ in range(3):
+                request(app, "GET", "/feed?stream=0", headers=signed)
+            request(app, "GET", "/feed/sections/alerts", headers=signed)
+            request(app, "GET", "/nope", headers=signed)
+            request(app, "GET", "/api/feed/sections")  # no credentials: a 401
+            _, after = scrape(metrics)
+
+            for name, kind in FAMILIES.items():
+                check(f"{name} is a {kind}", name in after and after[name].type == kind,
+                      after[name].type if name in after else "missing")
+
+            def moved(labels, expected):
+                delta = value(after, "sectional_http_requests", "sectional_http_requests_total", **labels) - \
+                    value(before, "sectional_http_requests", "sectional_http_requests_total", **labels)
+                check(f"requests_total{labels} moved by {expected}", delta == expected, f"moved by {delta}")
+
+            moved({"route": "/feed", "method": "GET", "status": "200"}, 3)
+            moved({"route": "/feed/sections/{id}", "method": "GET", "status": "200"}, 1)
+            moved({"route": "unmatched", "method": "GET", "status": "404"}, 1)
+            moved({"route": "/api/feed/sections", "method": "GET", "status": "401"}, 1)
+            count = value(after, "sectional_http_request_duration_seconds", "sectional_http_request_duration_seconds_count", route="/feed")
+            check("the /feed duration histogram counted the pages", count >= 3, f"{count}")
+            loads = value(after, "sectional_section_load_duration_seconds", "sectional_section_load_duration_seconds_count",
+                          page="feed", section="balances", outcome="ok")
+            check("section loads are counted by page, section and outcome", loads >= 3, f"{loads}")
+            check("resident memory is reported", value(after, "process_resident_memory_bytes", "process_resident_memory_bytes") > 1e6)
+            check("open files are reported", value(after, "process_open_fds", "process_open_fds") >= 3)
+            check("the pool's size is reported", value(after, "sectional_db_pool_connections", "sectional_db_pool_connections") >= 1)
+
+            status, _, body = request(app, "GET", "/metrics", headers=signed)
+            check("the public port does not serve the metrics", "sectional_http_requests_total" not in body, f"{status}")
+        finally:
+            server.terminate()
+            server.wait(timeout=15)
+        stdout.seek(0)
+        lines = [line for line in stdout.read().splitlines() if line]
+        objects = []
+        for line in lines:
+            try:
+                objects.append(json.loads(line))
+            except ValueError:
+                check("standard output holds only JSON lines", False, line[:120])
+                break
+        check("one JSON access-log line per request", len(objects) >= 7, f"{len(objects)} lines")
+        fields = {"time", "method", "path", "status", "bytes", "duration_us"}
+        check("each line has time, method, path, status, bytes and duration_us", all(fields <= set(o) for o in objects))
+        feed = [o for o in objects if o.get("path") == "/feed?stream=0"]
+        check("a signed-in page's line names its user", bool(feed) and all(o.get("user") == "1" for o in feed), f"{feed[:1]}")
+        check("a whole page's line has its section timings", bool(feed) and all("load-balances" in o.get("timings", {}) for o in feed))
+    print("check-metrics: " + ("all passed" if not failures else f"{len(failures)} failed"))
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

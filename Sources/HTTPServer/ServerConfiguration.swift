@@ -69,11 +69,14 @@ public enum AccessLogFormat: String, Sendable {
 
 /// A request as it ended, for metrics.
 public struct CompletedRequest: Sendable {
+    /// The request's method.
     public var method: HTTPMethod
     /// The route pattern that answered; `static` for a file, `unmatched` when none did.
     public var route: String
     /// 0 when the client left before an answer was queued.
     public var status: Int
+    /// Body bytes sent.
     public var bytes: UInt64
+    /// From the request line to the last byte sent.
     public var duration: Duration
 }

@@ -1,0 +1,311 @@
+#!/usr/bin/env python3
+"""`make cluster-check`: three feed-server replicas on one PostgreSQL behind
+nginx (deploy/nginx.conf, its ports moved), all on loopback, under a mixed
+load for a bounded time while one replica is killed with SIGKILL and
+restarted and another is stopped with SIGTERM (it drains) and restarted.
+
+Checks, each a line of the report:
+- no idempotent request (GET of pages, fragments, JSON) failed through nginx;
+- every write nginx answered 303 for is in the database at the end (a write
+  in flight when a replica died may or may not be, and may fail: a POST is
+  never retried on another replica);
+- a session made through nginx (so on one replica) works on every replica;
+- a streamed /feed with a slow section shows its first bytes through nginx
+  well before the slow section is done;
+- replicas started together applied each migration once.
+Prints requests, failures by kind, p50/p99 through the proxy; exits 1 on
+any failure.
+
+Usage: cluster-check.py --binary PATH --public DIR [--seconds 12]
+Needs SECTIONAL_TEST_POSTGRES (scripts/with-postgres.sh sets it) and nginx.
+"""
+import argparse
+import http.client
+import os
+import random
+import re
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+
+SIGN_IN = "name=alex&password=alex-demo-1"
+FORM = re.compile(r'<form\b[^>]*\baction="([^"]+)"[^>]*>(.*?)</form>', re.DOTALL)
+TOKEN = re.compile(r'<input type="hidden" name="token" value="([0-9a-f]{64})">')
+failures = []
+
+
+def check(name, ok, detail=""):
+    print(("ok    " if ok else "FAIL  ") + name + ("" if ok or not detail else f": {detail}"), flush=True)
+    if not ok:
+        failures.append(name)
+    return ok
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def request(port, method, path, body=None, headers=None, timeout=10):
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=timeout)
+    try:
+        connection.request(method, path, body=body, headers=headers or {})
+        response = connection.getresponse()
+        return response.status, response.getheader("Set-Cookie"), response.read().decode("utf-8", "replace")
+    finally:
+        connection.close()
+
+
+class Replica:
+    def __init__(self, number, binary, public, database, work):
+        self.number, self.port = number, free_port()
+        self.command = [binary, "--port", str(self.port), "--public", public, "--database", database, "--quiet",
+                        "--drain", "2s", "--trusted-proxy", "127.0.0.1", "--session-idle", "1h",
+                        "--simulate", "recent-activity=delay:800ms"]
+        self.log = open(os.path.join(work, f"replica-{number}.log"), "ab")
+        self.process = None
+
+    def start(self):
+        self.process = subprocess.Popen(self.command, stdout=self.log, stderr=self.log)
+
+    def wait_ready(self, timeout=20):
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            try:
+                if request(self.port, "GET", "/readyz", timeout=2)[0] == 200:
+                    return True
+            except OSError:
+                pass
+            time.sleep(0.1)
+        return False
+
+    def stop(self, sig=signal.SIGTERM):
+        if self.process and self.process.poll() is None:
+            self.process.send_signal(sig)
+            self.process.wait(timeout=30)
+
+
+def nginx_config(work, listen, replicas):
+    """deploy/nginx.conf as it is, with an upstream.conf of these replicas beside it and its port moved."""
+    deploy = os.path.join(os.path.dirname(__file__), "..", "deploy")
+    upstream = open(os.path.join(deploy, "upstream.conf")).read()
+    servers = iter(replicas)
+    upstream = re.sub(r"server 127\.0\.0\.1:\d+", lambda _: f"server 127.0.0.1:{next(servers).port}", upstream)
+    open(os.path.join(work, "upstream.conf"), "w").write(upstream)
+    text = open(os.path.join(deploy, "nginx.conf")).read().replace("listen 8080;", f"listen 127.0.0.1:{listen};")
+    # Everything nginx writes goes to the scratch directory.
+    head = f"pid {work}/nginx.pid;\nerror_log {work}/nginx-error.log warn;\n"
+    temp = "".join(f"    {kind}_temp_path {work}/{kind};\n" for kind in ("client_body", "proxy", "fastcgi", "uwsgi", "scgi"))
+    text = head + text.replace("http {\n", "http {\n" + temp, 1)
+    path = os.path.join(work, "nginx.conf")
+    open(path, "w").write(text)
+    return path
+
+
+class Load:
+    """Readers send idempotent requests; one writer dismisses and restores alerts, sequentially."""
+
+    def __init__(self, port, cookie, forms):
+        self.port, self.cookie, self.forms = port, cookie, forms
+        self.stop = threading.Event()
+        self.lock = threading.Lock()
+        self.latencies, self.failed, self.counts = [], {}, {"reads": 0, "writes acknowledged": 0, "writes in doubt": 0}
+        self.acknowledged = []  # (sequence, action) in order
+        self.in_doubt = []
+
+    def fail(self, kind, detail):
+        with self.lock:
+            self.failed.setdefault(kind, []).append(detail)
+
+    def reader(self, seed):
+        rng = random.Random(seed)
+        paths = ["/feed?stream=0", "/feed", "/feed/sections/alerts", "/api/feed/sections", "/day?date=2026-11-03&stream=0",
+                 "/api/day/sections?date=2026-11-03"]
+        while not self.stop.is_set():
+            path = rng.choice(paths)
+            start = time.monotonic()
+            try:
+                status, _, body = request(self.port, "GET", path, headers={"Cookie": self.cookie})
+                ok = status == 200 and (not path.startswith("/feed") or "</" in body)
+            except (OSError, http.client.HTTPException) as error:
+                status, ok = type(error).__name__, False
+            with self.lock:
+                self.counts["reads"] += 1
+                self.latencies.append(time.monotonic() - start)
+            if not ok:
+                self.fail(f"GET answered {status}", path)
+
+    def writer(self, seed):
+        rng = random.Random(seed)
+        sequence = 0
+        while not self.stop.is_set():
+            action = rng.choice(list(self.forms))
+            sequence += 1
+            body = f"token={self.forms[action]}&back=/feed"
+            try:
+                status, _, _ = request(self.port, "POST", action, body=body,
+                                       headers={"Cookie": self.cookie, "Content-Type": "application/x-www-form-urlencoded"})
+            except (OSError, http.client.HTTPException):
+                status = None
+            with self.lock:
+                if status == 303:
+                    self.acknowledged.append((sequence, action))
+                    self.counts["writes acknowledged"] += 1
+                else:
+                    self.in_doubt.append((sequence, action))
+                    self.counts["writes in doubt"] += 1
+            time.sleep(0.01)
+
+
+def expected_state(load, alert_ids):
+    """Per alert, the dismissed value its last acknowledged write implies, unless a write in doubt came after it."""
+    expected = {}
+    events = sorted([(s, a, True) for s, a in load.acknowledged] + [(s, a, False) for s, a in load.in_doubt])
+    for alert in alert_ids:
+        value, certain = False, True
+        for _, action, acknowledged in events:
+            touches = action.endswith("/restore") or action == f"/feed/alerts/{alert}/dismiss"
+            if not touches:
+                continue
+            if acknowledged:
+                value, certain = not action.endswith("/restore"), True
+            else:
+                certain = False
+        expected[alert] = value if certain else None
+    return expected
+
+
+def psql(url, query):
+    return subprocess.run(["psql", url, "-tAc", query], capture_output=True, text=True, check=True).stdout.strip()
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--binary", required=True)
+    parser.add_argument("--public", required=True)
+    parser.add_argument("--seconds", type=float, default=12)
+    args = parser.parse_args()
+    admin = os.environ.get("SECTIONAL_TEST_POSTGRES")
+    if not admin or not shutil.which("nginx"):
+        print("cluster-check: needs SECTIONAL_TEST_POSTGRES (scripts/with-postgres.sh) and nginx", file=sys.stderr)
+        return 2
+    work = tempfile.mkdtemp(prefix="cluster-check-")
+    os.chmod(work, 0o755)
+    for kind in ("client_body", "proxy", "fastcgi", "uwsgi", "scgi"):
+        os.makedirs(os.path.join(work, kind))
+        os.chmod(os.path.join(work, kind), 0o777)  # nginx workers run as another user
+    psql(admin, "CREATE DATABASE cluster")
+    database = admin.rsplit("/", 1)[0] + "/cluster"
+    replicas = [Replica(n, args.binary, args.public, database, work) for n in (1, 2, 3)]
+    nginx = None
+    try:
+        # Started together: their migrations and seeding race, and must apply once.
+        for replica in replicas:
+            replica.start()
+        check("three replicas started together are ready", all(replica.wait_ready() for replica in replicas))
+        check("each migration applied once", psql(database, "SELECT count(*) = count(DISTINCT version) AND count(*) = 3 FROM schema_version") == "t")
+        check("the demo users seeded once", psql(database, "SELECT count(*) FROM users") == "2")
+
+        proxy_port = free_port()
+        config = nginx_config(work, proxy_port, replicas)
+        nginx = subprocess.Popen(["nginx", "-c", config, "-p", work, "-g", "daemon off;"],
+                                 stdout=open(os.path.join(work, "nginx.out"), "wb"), stderr=subprocess.STDOUT)
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline:
+            try:
+                if request(proxy_port, "GET", "/healthz", timeout=2)[0] == 200:
+                    break
+            except OSError:
+                time.sleep(0.1)
+
+        status, cookie, _ = request(proxy_port, "POST", "/signin", body=SIGN_IN,
+                                    headers={"Content-Type": "application/x-www-form-urlencoded"})
+        cookie = (cookie or "").split(";")[0]
+        check("signed in through nginx", status == 303 and cookie.startswith("sectional_session="), str(status))
+        check("the session works on every replica",
+              all(request(r.port, "GET", "/api/feed/sections", headers={"Cookie": cookie})[0] == 200 for r in replicas))
+
+        # Time to first byte of a streamed page whose recent-activity section takes 800 ms.
+        connection = http.client.HTTPConnection("127.0.0.1", proxy_port, timeout=10)
+        start = time.monotonic()
+        connection.request("GET", "/feed?add=recent-activity", headers={"Cookie": cookie})
+        response = connection.getresponse()
+        first = response.read1(1024) if hasattr(response, "read1") else response.read(1024)
+        ttfb = time.monotonic() - start
+        rest = response.read()
+        total = time.monotonic() - start
+        connection.close()
+        timing = f"first byte {ttfb * 1000:.0f} ms, whole page {total * 1000:.0f} ms"
+        check(f"streamed through nginx: first bytes before the slow section ({timing})", bool(first) and ttfb < 0.5 and total >= 0.75, timing)
+
+        _, _, page = request(proxy_port, "GET", "/feed?stream=0", headers={"Cookie": cookie})
+        forms = {action: token.group(1) for action, inner in FORM.findall(page) if (token := TOKEN.search(inner))
+                 and (action.endswith("/dismiss") or action.endswith("/restore"))}
+        alert_ids = [int(a.split("/")[3]) for a in forms if a.endswith("/dismiss")]
+        if "/feed/alerts/restore" not in forms:
+            dismiss = next(a for a in forms if a.endswith("/dismiss"))
+            request(proxy_port, "POST", dismiss, body=f"token={forms[dismiss]}",
+                    headers={"Cookie": cookie, "Content-Type": "application/x-www-form-urlencoded"})
+            _, _, page = request(proxy_port, "GET", "/feed?stream=0", headers={"Cookie": cookie})
+            for action, inner in FORM.findall(page):
+                if action == "/feed/alerts/restore" and (token := TOKEN.search(inner)):
+                    forms[action] = token.group(1)
+            request(proxy_port, "POST", "/feed/alerts/restore", body=f"token={forms['/feed/alerts/restore']}",
+                    headers={"Cookie": cookie, "Content-Type": "application/x-www-form-urlencoded"})
+
+        load = Load(proxy_port, cookie, forms)
+        threads = [threading.Thread(target=load.reader, args=(n,)) for n in range(4)] + [threading.Thread(target=load.writer, args=(9,))]
+        for thread in threads:
+            thread.start()
+        third = args.seconds / 3
+        time.sleep(third)
+        replicas[0].stop(signal.SIGKILL)
+        time.sleep(1)
+        replicas[0].start()
+        check("a replica killed with SIGKILL comes back ready", replicas[0].wait_ready())
+        time.sleep(third / 2)
+        replicas[1].stop(signal.SIGTERM)
+        check("a replica stopped with SIGTERM exits 0", replicas[1].process.returncode == 0, str(replicas[1].process.returncode))
+        replicas[1].start()
+        check("and comes back ready", replicas[1].wait_ready())
+        time.sleep(third)
+        load.stop.set()
+        for thread in threads:
+            thread.join()
+
+        check("no idempotent request failed through nginx", not load.failed,
+              "; ".join(f"{kind}: {len(items)} ({', '.join(sorted(set(items))[:3])})" for kind, items in load.failed.items()))
+        expected = expected_state(load, alert_ids)
+        stored = dict(tuple(map(int, line.split("|"))) for line in
+                      psql(database, f"SELECT id, dismissed::int FROM alerts WHERE id IN ({','.join(map(str, alert_ids))})").splitlines())
+        wrong = [f"alert {a}: stored {bool(stored[a])}, acknowledged {v}" for a, v in expected.items() if v is not None and bool(stored[a]) != v]
+        check(f"every acknowledged write is in the database ({load.counts['writes acknowledged']} acknowledged)", not wrong, "; ".join(wrong))
+        check("writes were made", load.counts["writes acknowledged"] >= 20, str(load.counts["writes acknowledged"]))
+        latencies = sorted(load.latencies)
+        p = lambda q: latencies[min(len(latencies) - 1, int(len(latencies) * q))] * 1000 if latencies else 0
+        print(f"cluster-check: {load.counts['reads']} reads, {load.counts['writes acknowledged']} writes acknowledged, "
+              f"{load.counts['writes in doubt']} in doubt (in flight at a kill, never retried); "
+              f"through nginx p50 {p(0.5):.1f} ms, p99 {p(0.99):.1f} ms; "
+              f"failures: {sum(len(v) for v in load.failed.values())}")
+    finally:
+        if nginx and nginx.poll() is None:
+            nginx.terminate()
+            nginx.wait(timeout=10)
+        for replica in replicas:
+            try:
+                replica.stop(signal.SIGKILL)
+            except Exception:
+                pass
+        shutil.rmtree(work, ignore_errors=True)
+    print("cluster-check: " + ("all passed" if not failures else f"{len(failures)} failed: " + "; ".join(failures)))
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

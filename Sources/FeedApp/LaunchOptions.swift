@@ -103,7 +103,9 @@ public struct LaunchOptions: Equatable, Sendable {
         }
         if let url = environment["DATABASE_URL"], !url.isEmpty {
             guard let location = DatabaseLocation(url) else {
-                throw .invalidValue(flag: "DATABASE_URL", value: url, expected: "sqlite:PATH, postgres://USER@HOST:PORT/DB or memory:")
+                throw .invalidValue(
+                    flag: "DATABASE_URL", value: DatabaseLocation.withoutPassword(url),
+                    expected: "sqlite:PATH, postgres://USER@HOST:PORT/DB or memory:")
             }
             options.database = location
         }
@@ -125,7 +127,8 @@ public struct LaunchOptions: Equatable, Sendable {
             case "--database":
                 let text = try value()
                 guard let location = DatabaseLocation(text) else {
-                    throw .invalidValue(flag: flag, value: text, expected: "sqlite:PATH, postgres://USER@HOST:PORT/DB or memory:")
+                    throw .invalidValue(
+                        flag: flag, value: DatabaseLocation.withoutPassword(text), expected: "sqlite:PATH, postgres://USER@HOST:PORT/DB or memory:")
                 }
                 options.database = location
             case "--metrics-port":

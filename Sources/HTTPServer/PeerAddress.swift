@@ -27,6 +27,8 @@ enum PeerAddress {
             }
         }
         guard written != nil else { return nil }
-        return String(decoding: text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        let address = String(decoding: text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        // A dual-stack listener sees IPv4 clients as ::ffff:a.b.c.d: name them as operators write them.
+        return address.hasPrefix("::ffff:") && address.contains(".") ? String(address.dropFirst(7)) : address
     }
 }

@@ -90,6 +90,11 @@ public final class Server: Sendable {
     /// Requests begun and not yet completed.
     public var requestsInFlight: Int { core.inFlight.load(ordering: .relaxed) }
 
+    /// From now on every answer carries `Connection: close`: before a stop,
+    /// so that a proxy's kept-alive connections end at an answer, not in the
+    /// middle of the next request (which it could not send elsewhere if it is a POST).
+    public func beginDraining() { core.isDraining.store(true, ordering: .relaxed) }
+
     /// Connections open, idle keep-alive ones included; 0 once stopped.
     public var openConnections: Int {
         daemon.withLock { daemon in daemon.map { Int(sectional_daemon_connection_count($0.pointer)) } ?? 0 }

@@ -12,6 +12,9 @@ final class ServerCore: Sendable {
     /// Requests begun and not yet completed; `stop()` waits for zero.
     let inFlight = Atomic<Int>(0)
     let isStopping = Atomic<Bool>(false)
+    /// Set while draining: every answer closes its connection, so a proxy that
+    /// keeps connections alive opens new ones to other replicas.
+    let isDraining = Atomic<Bool>(false)
     /// Streams not yet freed: the proof, in tests, that finished streams leak nothing.
     let liveStreams = Atomic<Int>(0)
     /// Open connections, and which of them wait for a request head.
@@ -249,7 +252,7 @@ final class ServerCore: Sendable {
             state.timing = response.timing
             state.user = response.logUser
         }
-        let closing = isStopping.load(ordering: .relaxed)
+        let closing = isStopping.load(ordering: .relaxed) || isDraining.load(ordering: .relaxed)
         if let prepared = response.prepared, !closing {
             return MHD_queue_response(connection, UInt32(response.status.code), prepared.pointer)
         }

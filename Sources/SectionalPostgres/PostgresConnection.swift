@@ -15,7 +15,8 @@ public final class PostgresConnection: SQLConnection {
     /// Stops this connection's current job from another thread.
     public let interrupter: SQLInterrupter
     private let connection: OpaquePointer
-    private let cancel: CancelHandle
+    /// For the backend of the moment: made again after a reconnect.
+    private var cancel: CancelHandle
     private var statements: [String: String] = [:]
 
     /// Connects with a libpq connection string or URL, e.g. `postgres://app@127.0.0.1:5432/feed`.
@@ -41,6 +42,7 @@ public final class PostgresConnection: SQLConnection {
     public func query(_ sql: String, _ parameters: [SQLValue]) throws(SQLError) -> [SQLRow] {
         // A cancel that came before the query was sent would reach a server with nothing to cancel.
         guard !interrupter.isRequested else { throw SQLInterrupter.interrupted }
+        try reconnectIfBroken()
         let name = try prepared(sql, parameterCount: parameters.count)
         // libpq wants C strings that live through the call: strdup, then free.
         let values: [UnsafeMutablePointer<CChar>?] = parameters.map { value in
@@ -90,7 +92,22 @@ public final class PostgresConnection: SQLConnection {
 
     /// Runs statements separated by semicolons, without parameters.
     public func executeScript(_ sql: String) throws(SQLError) {
+        try reconnectIfBroken()
         _ = try rows(of: PQexec(connection, sql))
+    }
+
+    /// After a server restart, a failover or a dropped connection, the next
+    /// statement reconnects (and prepares its statements again) instead of
+    /// failing until the process restarts.
+    private func reconnectIfBroken() throws(SQLError) {
+        guard PQstatus(connection) != CONNECTION_OK else { return }
+        statements = [:]
+        PQreset(connection)
+        guard PQstatus(connection) == CONNECTION_OK else {
+            throw SQLError(code: "08006", message: Self.trimmed(String(cString: PQerrorMessage(connection))))
+        }
+        sectional_pq_silence_notices(connection)
+        cancel = CancelHandle(PQgetCancel(connection))
     }
 
     private func prepared(_ sql: String, parameterCount: Int) throws(SQLError) -> String {

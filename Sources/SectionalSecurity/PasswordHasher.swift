@@ -26,10 +26,14 @@ public final class PasswordHasher: Sendable {
     /// against it, so it takes as long as a wrong password does. Made on
     /// first use, by the first verification's thread, not by `init`.
     private let decoy = Mutex<String?>(nil)
+    /// Verifications running now, and how many may.
+    private let running = Atomic<Int>(0)
+    private let concurrentLimit: Int
 
-    /// A hasher of `strength`.
-    public init(_ strength: Strength = .interactive) {
+    /// A hasher of `strength`, checking at most `concurrentLimit` passwords at once (default: twice the cores).
+    public init(_ strength: Strength = .interactive, concurrentLimit: Int = 2 * max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))) {
         Sodium.ready()
+        self.concurrentLimit = concurrentLimit
         switch strength {
         case .interactive:
             (operations, memory) = (UInt64(crypto_pwhash_opslimit_interactive()), crypto_pwhash_memlimit_interactive())
@@ -56,7 +60,8 @@ public final class PasswordHasher: Sendable {
     private func decoyHash() -> String {
         decoy.withLock { decoy in
             if let decoy { return decoy }
-            let made = Self.hash(Hex.encode(FormGuard.newKey()), operations: operations, memory: memory) ?? ""
+            // A failure (no memory) is not kept: the next unknown name tries again, and costs what a real check costs.
+            guard let made = Self.hash(Hex.encode(FormGuard.newKey()), operations: operations, memory: memory) else { return "" }
             decoy = made
             return made
         }
@@ -80,9 +85,20 @@ public struct PasswordHashingFailed: Error, CustomStringConvertible {
 extension PasswordHasher {
     /// `verify(_:against:)` on a thread of its own: Argon2id's 0.1 s of CPU
     /// must not hold a server thread or one of Swift's cooperative threads.
-    public func verifyOffThread(_ password: String, against hash: String?) async -> Bool {
-        await withCheckedContinuation { continuation in
-            DetachedThread.start { [self] in continuation.resume(returning: verify(password, against: hash)) }
+    /// At most `concurrentLimit` run at once (each takes 64 MiB at
+    /// `.interactive`): beyond that, `nil` at once, so a flood of sign-ins
+    /// costs neither memory nor threads.
+    public func verifyOffThread(_ password: String, against hash: String?) async -> Bool? {
+        guard running.add(1, ordering: .relaxed).newValue <= concurrentLimit else {
+            running.subtract(1, ordering: .relaxed)
+            return nil
+        }
+        return await withCheckedContinuation { continuation in
+            DetachedThread.start { [self] in
+                let matches = verify(password, against: hash)
+                running.subtract(1, ordering: .relaxed)
+                continuation.resume(returning: matches)
+            }
         }
     }
 }

@@ -36,7 +36,9 @@ public final class ServerMetrics: Sendable {
 
     /// Counts a completed request: a `ServerConfiguration.requestObserver`.
     @Sendable public func observe(_ request: CompletedRequest) {
-        requests.increment([request.route, request.method.rawValue, request.status == 0 ? "none" : String(request.status)])
+        // Any token is a method to HTTP: the label takes the standard ones only, so a client cannot grow it.
+        let method = Self.standardMethods.contains(request.method.rawValue) ? request.method.rawValue : "other"
+        requests.increment([request.route, method, request.status == 0 ? "none" : String(request.status)])
         durations.observe(request.duration, [request.route])
     }
 
@@ -44,6 +46,8 @@ public final class ServerMetrics: Sendable {
     @Sendable public func observe(page: String, report: LoadReport) {
         for outcome in report.outcomes { loads.observe(outcome.duration, [page, outcome.id.rawValue, outcome.status.name]) }
     }
+
+    private static let standardMethods: Set<String> = ["GET", "HEAD", "POST", "PUT", "DELETE", "PATCH", "OPTIONS", "CONNECT", "TRACE"]
 
     /// Reports `read()` as the requests in flight.
     public func trackRequestsInFlight(_ read: @escaping @Sendable () -> Int) {

@@ -86,6 +86,7 @@ Logger.standardError.log("feed-server: listening on http://\(options.host):\(ser
 let signal = TerminationSignals.wait()
 // First out of the load balancer (/readyz answers 503), still serving; then stop.
 readiness.startDraining()
+server.beginDraining()
 if options.drain > .zero {
     Logger.standardError.log("feed-server: signal \(signal), draining for \(options.drain) (/readyz answers 503)")
     drainPause(options.drain)

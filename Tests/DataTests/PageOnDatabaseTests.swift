@@ -93,8 +93,8 @@ struct PageOnDatabaseTests {
                 // The three queries overlapped; one after another they alone would take 600 ms.
                 let spans = store.spans.withLock { $0 }
                 #expect(spans.count == 3)
-                #expect(spans.map(\.start).max()! < spans.map(\.end).min()!, "the sections' queries ran one after another")
-                #expect(pageTime < .milliseconds(600), "the page took \(pageTime)")
+                // Overlap is the proof; the page's wall time would also measure how busy the machine is.
+                #expect(spans.map(\.start).max()! < spans.map(\.end).min()!, "the sections' queries ran one after another (page \(pageTime))")
             }
         }
     }

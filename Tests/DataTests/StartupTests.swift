@@ -29,11 +29,23 @@ struct DatabaseOptionTests {
         #expect(throws: LaunchOptions.Problem.self) { try LaunchOptions.parse(["--db-connections", "0"]) }
     }
 
-    @Test("The start-up line never shows a PostgreSQL password")
-    func hidesPassword() {
-        let location = DatabaseLocation.postgres(url: "postgres://app:s3cret@db:5432/feed")
-        #expect(!location.description.contains("s3cret"))
-        #expect(location.description.contains("db:5432/feed"))
+    @Test(
+        "The start-up line never shows a PostgreSQL password, whatever the URL's shape",
+        arguments: [
+            ("postgres://app:s3cret@db:5432/feed", "PostgreSQL postgres://app:…@db:5432/feed"),
+            ("postgres://u@db/feed", "PostgreSQL postgres://u@db/feed"),
+            ("postgres://u:s3cret@db", "PostgreSQL postgres://u:…@db"),
+            ("postgresql://u:s3:cr@et@db/x", "PostgreSQL postgresql://u:…@db/x"),
+            ("postgres://db/x?user=u", "PostgreSQL postgres://db/x?user=u"),
+        ])
+    func hidesPassword(url: String, shown: String) {
+        #expect(DatabaseLocation.postgres(url: url).description == shown)
+    }
+
+    @Test("sqlite::memory: is refused: each connection would get a database of its own")
+    func sqliteMemoryRefused() {
+        #expect(DatabaseLocation("sqlite::memory:") == nil)
+        #expect(throws: LaunchOptions.Problem.self) { try LaunchOptions.parse(["--database", "sqlite::memory:"]) }
     }
 }
 

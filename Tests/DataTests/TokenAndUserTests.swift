@@ -68,7 +68,11 @@ struct TokenAndUserTests {
             )
             #expect(try await browser.signIn("robin", "sherwood-forest").status == .seeOther)
             #expect(try await browser.get("/feed?stream=0").bodyText.contains("Robin &lt;R&gt; Hood"))
+            let before = browser.cookie
             #expect(await command(["user", "passwd", "robin"], on: location, input: "nottingham-castle").status == 0)
+            #expect(try await browser.get("/feed").status == .seeOther, "a new password ends the sessions of the old one")
+            browser.cookie = before
+            #expect(try await browser.get("/feed").status == .seeOther)
             browser.cookie = nil
             #expect(try await browser.signIn("robin", "sherwood-forest").status == .unauthorized)
             #expect(try await browser.signIn("robin", "nottingham-castle").status == .seeOther)

@@ -105,29 +105,42 @@ struct Accounts: Sendable {
         case signedIn(Visitor, token: String)
         case refused
         case limited(retryAfter: Int)
+        /// Too many passwords being checked at once: try again in a moment.
+        case busy
     }
 
     /// Checks a name and password, at most `failuresAllowed` failures per
     /// account and per address in the window. An unknown name costs the
     /// same hash as a wrong password, and gets the same answer.
+    ///
+    /// The attempt is counted before its check, so attempts sent at once
+    /// see each other; a success uncounts it and clears the account's count
+    /// (never the address's: signing in to one's own account must not
+    /// reset the limit on guessing others').
     func signIn(name: String, password: String, from address: String) async throws -> SignInOutcome {
-        let keys = ["name:" + name.lowercased(), "address:" + address]
+        let nameKey = "name:" + name.lowercased()
+        let keys = [nameKey, "address:" + address]
         let now = now()
         let window = seconds(settings.failureWindow)
+        let attempt = SecretToken.generate()
+        try await store.recordSignInFailure(keys: keys, now: now, attempt: attempt)
         for key in keys {
-            // Failures within the last `window` seconds: one exactly `window` old has left it.
+            // Failures within the last `window` seconds, this attempt included: one exactly `window` old has left it.
             let failures = try await store.signInFailures(key: key, since: now - window + 1)
-            if failures.count >= settings.failuresAllowed, let oldest = failures.first {
+            if failures.count > settings.failuresAllowed, let oldest = failures.first {
+                // Refused unchecked: it does not extend the lockout.
+                try await store.forgetSignInAttempt(attempt)
                 return .limited(retryAfter: max(1, oldest + window - now))
             }
         }
         let found = try await store.user(named: name)
-        let matches = await hasher.verifyOffThread(password, against: found?.passwordHash)
-        guard matches, let user = found?.user else {
-            try await store.recordSignInFailure(keys: keys, now: now)
-            return .refused
+        guard let matches = await hasher.verifyOffThread(password, against: found?.passwordHash) else {
+            try await store.forgetSignInAttempt(attempt)
+            return .busy
         }
-        try await store.clearSignInFailures(keys: keys)
+        guard matches, let user = found?.user else { return .refused }
+        try await store.forgetSignInAttempt(attempt)
+        try await store.clearSignInFailures(keys: [nameKey])
         // Sessions that ended without a sign-out go now: the table holds live sessions only.
         try await store.deleteExpiredSessions(
             createdBefore: now - seconds(settings.sessionLifetime), seenBefore: now - seconds(settings.sessionIdle))

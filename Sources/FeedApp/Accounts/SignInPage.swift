@@ -15,6 +15,8 @@ struct SignInPage {
 
     /// `/signin?next=…` that brings the visitor back to `request`'s page.
     static func path(returningTo request: Request) -> String {
+        // A form post cannot be repeated by following a link: come back to the feed instead.
+        guard request.method == .get || request.method == .head else { return path + "?next=/feed" }
         var target = request.path
         let query = request.query.filter { $0.name != "stream" }
         if !query.isEmpty { target += "?" + query.map { Percent.encode($0.name) + "=" + Percent.encode($0.value) }.joined(separator: "&") }

@@ -48,6 +48,11 @@ struct SignInRoutes: Sendable {
             var response = page.response(status: .unauthorized)
             response.headers["WWW-Authenticate"] = #"Bearer realm="sectional""#
             return response
+        case .busy:
+            page.problem = "Too many sign-ins at this moment. Try again in a second."
+            var response = page.response(status: .serviceUnavailable)
+            response.headers["Retry-After"] = "1"
+            return response
         case .limited(let seconds):
             page.problem = "Too many failed attempts. Try again in \(seconds / 60 + 1) minutes."
             var response = page.response(status: .tooManyRequests)

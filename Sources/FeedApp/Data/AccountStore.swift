@@ -24,7 +24,7 @@ public protocol AccountStore: Sendable {
     func users() async throws -> [User]
     /// Adds a user. - Returns: `nil` when the name is taken.
     func addUser(name: String, displayName: String, passwordHash: String) async throws -> User?
-    /// Replaces a user's password hash. - Returns: `false` when there is no such user.
+    /// Replaces a user's password hash and ends all their sessions. - Returns: `false` when there is no such user.
     func setPasswordHash(_ hash: String, forUserNamed name: String) async throws -> Bool
 
     func createSession(tokenHash: String, user: UserID, now: Int) async throws
@@ -42,7 +42,11 @@ public protocol AccountStore: Sendable {
     func revokeAPIToken(id: Int) async throws -> Bool
     func apiTokens() async throws -> [APITokenInfo]
 
-    func recordSignInFailure(keys: [String], now: Int) async throws
+    /// Counts an attempt under each key before its password is checked, so
+    /// that attempts made at once see each other; `attempt` names it.
+    func recordSignInFailure(keys: [String], now: Int, attempt: String) async throws
+    /// Uncounts one attempt: it succeeded, or was refused unchecked.
+    func forgetSignInAttempt(_ attempt: String) async throws
     /// Failures under `key` at or after `since`, oldest first (their times).
     func signInFailures(key: String, since: Int) async throws -> [Int]
     func clearSignInFailures(keys: [String]) async throws

@@ -14,13 +14,16 @@ public enum DatabaseLocation: Equatable, Sendable, CustomStringConvertible {
     /// A file under `./data/`, created on first start.
     public static let defaultLocation = DatabaseLocation.sqlite(path: "data/sectional.sqlite")
 
-    /// Reads `sqlite:PATH`, `postgres://…` (or `postgresql://…`) or `memory:`; `nil` for anything else.
+    /// Reads `sqlite:PATH`, `postgres://…` (or `postgresql://…`) or `memory:`; `nil` for anything else,
+    /// `sqlite::memory:` included (each connection would get a database of its own: use `memory:`).
     public init?(_ text: String) {
         if text == "memory:" {
             self = .memory
-        } else if text.hasPrefix("sqlite:"), text.count > "sqlite:".count {
-            self = .sqlite(path: String(text.dropFirst("sqlite:".count)))
-        } else if text.hasPrefix("postgres://") || text.hasPrefix("postgresql://"), text.count > "postgresql://".count - 1 {
+        } else if text.hasPrefix("sqlite:") {
+            let path = String(text.dropFirst("sqlite:".count))
+            guard !path.isEmpty, path != ":memory:", !path.hasPrefix("file:") else { return nil }
+            self = .sqlite(path: path)
+        } else if let scheme = ["postgres://", "postgresql://"].first(where: text.hasPrefix), text.count > scheme.count {
             self = .postgres(url: text)
         } else {
             return nil
@@ -32,13 +35,20 @@ public enum DatabaseLocation: Equatable, Sendable, CustomStringConvertible {
         switch self {
         case .sqlite(let path): "SQLite \(path)"
         case .memory: "memory (seeded, not kept)"
-        case .postgres(let url):
-            if let at = url.lastIndex(of: "@"), let colon = url[url.index(url.startIndex, offsetBy: 13)..<at].lastIndex(of: ":") {
-                "PostgreSQL " + url[..<colon] + ":…" + url[at...]
-            } else {
-                "PostgreSQL \(url)"
-            }
+        case .postgres(let url): "PostgreSQL " + Self.withoutPassword(url)
         }
+    }
+
+    /// `postgres://user:secret@host/db` as `postgres://user:…@host/db`: the
+    /// user information ends at the last `@` before the path, and its
+    /// password starts at its first `:`.
+    static func withoutPassword(_ url: String) -> String {
+        guard let schemeEnd = url.firstRange(of: "://")?.upperBound else { return url }
+        let authorityEnd = url[schemeEnd...].firstIndex { $0 == "/" || $0 == "?" } ?? url.endIndex
+        guard let at = url[schemeEnd..<authorityEnd].lastIndex(of: "@"),
+            let colon = url[schemeEnd..<at].firstIndex(of: ":")
+        else { return url }
+        return String(url[..<url.index(after: colon)]) + "…" + url[at...]
     }
 }
 

@@ -6,7 +6,7 @@ final class MemoryAccounts: Sendable {
         var users: [(user: User, passwordHash: String?)]
         var sessions: [String: StoredSession] = [:]
         var tokens: [(info: APITokenInfo, hash: String, user: UserID)] = []
-        var failures: [String: [Int]] = [:]
+        var failures: [String: [(at: Int, attempt: String)]] = [:]
     }
 
     let state: Mutex<State>
@@ -32,6 +32,8 @@ extension MemoryStore: AccountStore {
         accounts.state.withLock { state in
             guard let index = state.users.firstIndex(where: { $0.user.name == name }) else { return false }
             state.users[index].passwordHash = hash
+            let user = state.users[index].user.id
+            state.sessions = state.sessions.filter { $0.value.user.id != user }
             return true
         }
     }
@@ -83,12 +85,18 @@ extension MemoryStore: AccountStore {
 
     public func apiTokens() async throws -> [APITokenInfo] { accounts.state.withLock { $0.tokens.map(\.info) } }
 
-    public func recordSignInFailure(keys: [String], now: Int) async throws {
-        accounts.state.withLock { state in for key in keys { state.failures[key, default: []].append(now) } }
+    public func recordSignInFailure(keys: [String], now: Int, attempt: String) async throws {
+        accounts.state.withLock { state in for key in keys { state.failures[key, default: []].append((now, attempt)) } }
+    }
+
+    public func forgetSignInAttempt(_ attempt: String) async throws {
+        accounts.state.withLock { state in
+            for key in state.failures.keys { state.failures[key]?.removeAll { $0.attempt == attempt } }
+        }
     }
 
     public func signInFailures(key: String, since: Int) async throws -> [Int] {
-        accounts.state.withLock { state in (state.failures[key] ?? []).filter { $0 >= since } }
+        accounts.state.withLock { state in (state.failures[key] ?? []).map(\.at).filter { $0 >= since } }
     }
 
     public func clearSignInFailures(keys: [String]) async throws {

@@ -21,7 +21,11 @@ extension SQLStore: AccountStore {
 
     public func setPasswordHash(_ hash: String, forUserNamed name: String) async throws -> Bool {
         try await pool.write { db in
-            try !db.query("UPDATE users SET password_hash = $1 WHERE name = $2 RETURNING id", [.text(hash), .text(name)]).isEmpty
+            guard let id = try db.query("UPDATE users SET password_hash = $1 WHERE name = $2 RETURNING id", [.text(hash), .text(name)]).first
+            else { return false }
+            // A new password ends every session of the old one: whoever else had it is signed out.
+            try db.execute("DELETE FROM sessions WHERE user_id = $1", [.int(try id.int(0))])
+            return true
         }
     }
 
@@ -100,10 +104,16 @@ extension SQLStore: AccountStore {
         }
     }
 
-    public func recordSignInFailure(keys: [String], now: Int) async throws {
+    public func recordSignInFailure(keys: [String], now: Int, attempt: String) async throws {
         try await pool.write { db in
-            for key in keys { try db.execute("INSERT INTO signin_failures (key, at) VALUES ($1, $2)", [.text(key), .int(now)]) }
+            for key in keys {
+                try db.execute("INSERT INTO signin_failures (key, at, attempt) VALUES ($1, $2, $3)", [.text(key), .int(now), .text(attempt)])
+            }
         }
+    }
+
+    public func forgetSignInAttempt(_ attempt: String) async throws {
+        try await pool.write { db in try db.execute("DELETE FROM signin_failures WHERE attempt = $1", [.text(attempt)]) }
     }
 
     public func signInFailures(key: String, since: Int) async throws -> [Int] {

@@ -102,5 +102,8 @@ enum Schema {
                 CREATE INDEX sessions_by_user ON sessions (user_id);
                 CREATE INDEX signin_failures_by_key ON signin_failures (key, at);
                 """),
+        Migration(
+            4, "sign-in attempts counted before their check",
+            sql: "ALTER TABLE signin_failures ADD COLUMN attempt TEXT NOT NULL DEFAULT ''"),
     ]
 }

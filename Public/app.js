@@ -111,6 +111,7 @@
     const canonical = document.querySelector('link[rel="canonical"]');
     if (canonical) canonical.href = description.page;
     history.replaceState(null, "", description.page);
+    openLive();  // the stream follows the composition
   };
 
   // Focus goes where the reader's attention is after a change: to the heading
@@ -181,4 +182,42 @@
       })
       .catch(() => { form.submit(); });
   });
+
+  // Live sections: when a card is marked data-live, the page listens to its
+  // event stream and swaps in each card the server re-renders after a change
+  // (another tab, another device). Focus stays where it was; scroll too.
+  let liveSource = null;
+  let liveRetry = 1000;
+  let lastEventId = "";
+  function openLive() {
+    if (liveSource) { liveSource.close(); liveSource = null; }
+    if (!window.EventSource || !stack.querySelector(":scope > section[data-live]")) return;
+    const url = new URL(location.pathname.replace(/\/+$/, "") + "/live" + location.search, location.href);
+    // A stream opened anew (not the browser's own retry) says what it has already seen.
+    if (lastEventId) url.searchParams.set("lastEventId", lastEventId);
+    const source = new EventSource(url.pathname + url.search);
+    liveSource = source;
+    source.addEventListener("open", () => { liveRetry = 1000; });
+    source.addEventListener("section", (event) => {
+      lastEventId = event.lastEventId || lastEventId;
+      const fresh = fragmentElement(event.data);
+      const old = fresh && sectionElement(fresh.dataset.section);
+      if (!old) return;
+      const hadFocus = old.contains(document.activeElement);
+      old.replaceWith(fresh);
+      if (hadFocus) {
+        const target = fresh.querySelector("form[data-refresh] button") || fresh.querySelector("h2");
+        if (target) { if (target.tagName === "H2") target.tabIndex = -1; target.focus({ preventScroll: true }); }
+      }
+    });
+    source.addEventListener("error", () => {
+      // The browser retries a dropped stream itself, but never one that ended
+      // with a non-200 (a proxy's 502, a 429): reopen that one, backing off.
+      if (source.readyState !== EventSource.CLOSED || liveSource !== source) return;
+      liveSource = null;
+      setTimeout(openLive, liveRetry);
+      liveRetry = Math.min(liveRetry * 2, 30000);
+    });
+  }
+  openLive();
 })();

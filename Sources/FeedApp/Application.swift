@@ -18,6 +18,7 @@ public func buildRouter(
     now: @escaping @Sendable () -> Int = unixNow,
     readiness: Readiness? = nil,
     metrics: ServerMetrics? = nil,
+    live: LiveHub? = nil,
     logger: Logger = .standardError
 ) throws(ServerError) -> Router {
     var pageSettings = settings.pageSettings(clock: clock)
@@ -25,7 +26,7 @@ public func buildRouter(
         pageSettings.onLoadReport = metrics.observe
         data.registerMetrics(in: metrics.registry)
     }
-    let site = Site(
+    var site = Site(
         name: "Sectional",
         head: DocumentHead(
             language: "en", viewport: "width=device-width, initial-scale=1", stylesheets: ["/styles.css"], scripts: ["/app.js"],
@@ -34,6 +35,7 @@ public func buildRouter(
         banner: { active in SiteHeader(active: active) },
         settings: pageSettings
     )
+    site.live = live
     var router = Router(staticFiles: try StaticFiles(directory: publicDirectory), logger: logger)
     router.useErrorPages(of: site)
     router.getImmediately("/healthz") { _ in "ok" }
@@ -42,10 +44,10 @@ public func buildRouter(
     router.getImmediately("/") { _ in Response(status: .seeOther, headers: ["Location": "/feed"]) }
     let formGuard = FormGuard(key: data.formKey)
     let accounts = Accounts(store: data.accounts, hasher: data.hasher, settings: settings.accounts, logger: logger, now: now)
-    SignInRoutes(accounts: accounts, formGuard: formGuard, site: site).register(on: &router)
+    SignInRoutes(accounts: accounts, formGuard: formGuard, site: site, live: live).register(on: &router)
     let feed = FeedPage(store: data.feed, layouts: data.layouts, accounts: accounts, formGuard: formGuard, logger: logger)
     router.addPage(feed, in: site)
-    FeedWrites(store: data.feed, layouts: data.layouts, accounts: accounts, formGuard: formGuard, sections: feed.catalog.sections)
+    FeedWrites(store: data.feed, layouts: data.layouts, accounts: accounts, formGuard: formGuard, sections: feed.catalog.sections, live: live)
         .register(on: &router)
     router.addPage(DayPage(store: data.day, accounts: accounts, formGuard: formGuard), in: site)
     return router

@@ -45,6 +45,9 @@ public protocol ComposedPage: Sendable {
     /// Who asked, as the access log names them (a user id); none by default.
     func logUser(_ context: Context) -> String?
 
+    /// The visit's session, if any: signing out of it ends its live streams.
+    func liveSession(_ context: Context) -> String?
+
     /// Query items every link of the page keeps, e.g. the date. None by default.
     func linkContext(_ context: Context) -> [PageAddress.QueryPair]
 
@@ -68,6 +71,8 @@ extension ComposedPage {
     public func banner(_ context: Context, in site: Site) -> any HTML { site.banner(name) }
 
     public func logUser(_ context: Context) -> String? { nil }
+
+    public func liveSession(_ context: Context) -> String? { nil }
 
     public func makePage(_ setup: SectionSetup<Context>) -> StackPageController {
         let page = StackPageController(id: SectionID(name), title: title)

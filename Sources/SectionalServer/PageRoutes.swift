@@ -22,6 +22,10 @@ struct PageRoutes<Page: ComposedPage>: Sendable {
         router.get(address.path) { request in try await fullPage(request) }
         router.get(address.fragmentRoute) { request in try await fragment(request) }
         router.get("/api" + address.path + "/sections") { request in try await description(request) }
+        if let hub = site.live {
+            let stream = LiveStream(page: page, site: site, hub: hub, logger: logger)
+            router.get(address.path + "/live") { request in try await stream.open(request) }
+        }
     }
 
     /// `GET /feed`: every section loaded concurrently, sent whole or streamed.
@@ -120,7 +124,7 @@ struct PageRoutes<Page: ComposedPage>: Sendable {
     }
 
     /// The request's context, and its composition on top of the user's saved layout.
-    private func compose(_ request: Request) async throws(HTTPError) -> (Page.Context, CompositionPlan) {
+    func compose(_ request: Request) async throws(HTTPError) -> (Page.Context, CompositionPlan) {
         let context = try await page.context(from: request)
         // Read even when the query lists its sections: links back to the bare
         // page must know that it shows the saved layout.
@@ -128,7 +132,7 @@ struct PageRoutes<Page: ComposedPage>: Sendable {
         return (context, try page.plan(from: request, saved: saved))
     }
 
-    private func makePage(plan: CompositionPlan, context: Page.Context) -> StackPageController {
+    func makePage(plan: CompositionPlan, context: Page.Context) -> StackPageController {
         let address = page.address(context)
         let controller = page.makePage(SectionSetup(context: context, plan: plan, address: address))
         controller.plan = plan

@@ -45,6 +45,9 @@ public struct Site: Sendable {
     public var htmlHeaders: HTTPHeaders
     /// How pages load and send their sections.
     public var settings: PageSettings
+    /// Where live sections are watched: with a hub, each page also serves
+    /// `/NAME/live`, the event stream of its live sections. None by default.
+    public var live: LiveHub?
 
     /// A site; only its name, head and home link must be given.
     ///

@@ -57,10 +57,12 @@ guard !data.users.isEmpty else {
 
 let readiness = Readiness(pool: data.pool)
 let metrics = options.metricsPort.map { _ in ServerMetrics() }
+let live = LiveHub()
 let server: Server
 do {
     let router = try buildRouter(
-        publicDirectory: options.publicDirectory, data: data, settings: options.appSettings, readiness: readiness, metrics: metrics)
+        publicDirectory: options.publicDirectory, data: data, settings: options.appSettings, readiness: readiness, metrics: metrics,
+        live: live)
     var configuration = options.serverConfiguration
     configuration.requestObserver = metrics?.observe
     // JSON lines go alone on standard output; messages stay on standard error.
@@ -85,6 +87,8 @@ Logger.standardError.log("feed-server: data in \(options.database)")
 Logger.standardError.log("feed-server: listening on http://\(options.host):\(server.port)/feed")
 let signal = TerminationSignals.wait()
 // First out of the load balancer (/readyz answers 503), still serving; then stop.
+// Live streams end first (their pages reconnect to another replica), so stopping stays fast.
+live.closeAll()
 readiness.startDraining()
 server.beginDraining()
 if options.drain > .zero {

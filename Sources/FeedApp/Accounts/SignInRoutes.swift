@@ -10,6 +10,8 @@ struct SignInRoutes: Sendable {
     let accounts: Accounts
     let formGuard: FormGuard
     let site: Site
+    /// Signing out ends the session's live streams.
+    let live: LiveHub?
     let home = "/feed"
 
     func register(on router: inout Router) {
@@ -66,6 +68,7 @@ struct SignInRoutes: Sendable {
         guard let session = visitor.sessionHash else { throw HTTPError(.forbidden, "An API token has no session to sign out of.") }
         try formGuard.check(request, fields: try request.formFields(), action: Self.signOutPath, subject: session)
         try await accounts.signOut(request)
+        live?.closeSession(session)
         var response = Response.seeOther(SignInPage.path)
         response.headers.add("Set-Cookie", accounts.cookie.clearing(secure: accounts.isSecure(request)))
         return response

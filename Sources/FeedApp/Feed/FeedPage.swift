@@ -59,6 +59,8 @@ struct FeedPage: ComposedPage {
 
     func logUser(_ context: Context) -> String? { context.account.user.description }
 
+    func liveSession(_ context: Context) -> String? { context.forms.subject.isEmpty ? nil : context.forms.subject }
+
     func savedLayout(for context: Context) async -> [SectionID]? {
         do {
             return try await layouts.savedLayout(of: context.forms.user, page: name)

@@ -1,6 +1,7 @@
 import HTTPServer
 import Sectional
 import SectionalSecurity
+import SectionalServer
 
 /// The feed's forms: dismiss and restore alerts, save and reset the layout.
 /// Each is a `POST` of a form body from this site with its token, answered
@@ -16,6 +17,8 @@ struct FeedWrites: Sendable {
     let accounts: Accounts
     let formGuard: FormGuard
     let sections: SectionCatalog
+    /// Told of each change, so that open pages show it.
+    let live: LiveHub?
 
     func register(on router: inout Router) {
         router.on(.post, Self.dismissPath) { request in try await dismiss(request) }
@@ -29,12 +32,13 @@ struct FeedWrites: Sendable {
         guard let id = request.parameters["id"].flatMap({ Int($0) }), try await store.dismissAlert(id, of: user) else {
             throw HTTPError(.notFound, "There is no such alert.")
         }
+        live?.publish(LiveKey.alerts(of: user))
         return backToPage(fields)
     }
 
     func restore(_ request: Request) async throws -> Response {
         let (user, fields) = try await checkedFields(request)
-        _ = try await store.restoreAlerts(of: user)
+        if try await store.restoreAlerts(of: user) > 0 { live?.publish(LiveKey.alerts(of: user)) }
         return backToPage(fields)
     }
 

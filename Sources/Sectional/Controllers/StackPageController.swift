@@ -115,6 +115,8 @@ open class StackPageController: SectionController {
             .class("section"), .id("section-" + child.id.rawValue), .data("section", child.id.rawValue), .aria("labelledby", headingID),
         ]
         if case .slots = layout { attributes.append(HTMLAttribute("slot", child.id.rawValue)) }
+        // The page script opens the page's event stream only when some card is live.
+        if !child.liveKeys.isEmpty { attributes.append(.data("live", "")) }
         if case .failed(let error) = child.loadState {
             attributes.append(.data("load", error is SectionTimedOut ? "timed-out" : "failed"))
         }

@@ -19,6 +19,8 @@ final class AlertsSection: SectionController, CatalogSection {
         super.init(id: Self.id, title: Self.title)
     }
 
+    override var liveKeys: Set<String> { [LiveKey.alerts(of: forms.user)] }
+
     override func makeLoad() -> SectionLoad? {
         SectionLoad({ [store, forms] in try await store.alerts(of: forms.user) }) { alerts in
             // Stable sort: equally severe alerts keep the store's order.

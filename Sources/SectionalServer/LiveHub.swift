@@ -1,0 +1,133 @@
+import Synchronization
+
+/// Who is watching which live data, on this replica: each open page's event
+/// stream subscribes to its live sections' keys; a write publishes the key
+/// of what it changed, and every stream watching it is told.
+///
+/// Each key has a version that only grows (in this process). A stream's
+/// queue holds the newest few changes and drops older ones, so a slow client
+/// gets the latest state, never a backlog. Streams are limited per user and
+/// in all, far below the server's connection limit, so they can never crowd
+/// out page requests.
+public final class LiveHub: Sendable {
+    /// One key's new version.
+    public struct Change: Sendable, Equatable {
+        /// What changed, e.g. `alerts:1`.
+        public var key: String
+        /// Its version now.
+        public var version: Int
+
+        /// A change of `key` to `version`.
+        public init(key: String, version: Int) {
+            self.key = key
+            self.version = version
+        }
+    }
+
+    /// Streams one user may have open at once, and all users together.
+    public let limitPerUser: Int
+    public let limitTotal: Int
+
+    private struct Subscriber {
+        var keys: Set<String>
+        var user: String
+        var session: String?
+        var continuation: AsyncStream<Change>.Continuation
+    }
+
+    private struct State {
+        var subscribers: [Int: Subscriber] = [:]
+        var nextID = 0
+        var versions: [String: Int] = [:]
+        var closed = false
+    }
+
+    private let state = Mutex(State())
+    /// Changes a stream's queue holds before it drops the oldest.
+    static let queueLength = 16
+
+    /// A hub allowing `limitPerUser` streams a user and `limitTotal` in all.
+    public init(limitPerUser: Int = 8, limitTotal: Int = 256) {
+        self.limitPerUser = limitPerUser
+        self.limitTotal = limitTotal
+    }
+
+    /// A stream's subscription to `keys`, for `user` (and `session`, so that
+    /// signing out can end it); `nil` when a limit is reached or the hub is closed.
+    public func subscribe(to keys: Set<String>, user: String, session: String?) -> LiveSubscription? {
+        let (stream, continuation) = AsyncStream<Change>.makeStream(bufferingPolicy: .bufferingNewest(Self.queueLength))
+        let id: Int? = state.withLock { state in
+            guard !state.closed, state.subscribers.count < limitTotal,
+                state.subscribers.values.count(where: { $0.user == user }) < limitPerUser
+            else { return nil }
+            state.nextID += 1
+            state.subscribers[state.nextID] = Subscriber(keys: keys, user: user, session: session, continuation: continuation)
+            return state.nextID
+        }
+        guard let id else {
+            continuation.finish()
+            return nil
+        }
+        continuation.onTermination = { [weak self] _ in self?.unsubscribe(id) }
+        return LiveSubscription(changes: stream, end: { continuation.finish() })
+    }
+
+    /// The data of `key` changed here: its version goes up and its watchers are told.
+    public func publish(_ key: String) {
+        let change = state.withLock { state -> Change in
+            let version = (state.versions[key] ?? 0) + 1
+            state.versions[key] = version
+            return Change(key: key, version: version)
+        }
+        deliver(change)
+    }
+
+    /// Another replica changed `key` to `version`: told only if it is newer than what this one knows.
+    public func received(_ key: String, version: Int) {
+        let isNewer = state.withLock { state in
+            guard version > state.versions[key] ?? 0 else { return false }
+            state.versions[key] = version
+            return true
+        }
+        if isNewer { deliver(Change(key: key, version: version)) }
+    }
+
+    /// The version of `key`; 0 before any change.
+    public func version(of key: String) -> Int { state.withLock { $0.versions[key] ?? 0 } }
+
+    /// Streams open now.
+    public var openStreams: Int { state.withLock { $0.subscribers.count } }
+
+    /// Ends the streams of `session`: it was signed out.
+    public func closeSession(_ session: String) {
+        let ending = state.withLock { state in state.subscribers.values.filter { $0.session == session }.map(\.continuation) }
+        for continuation in ending { continuation.finish() }
+    }
+
+    /// Ends every stream and takes no more: before the server stops, so that stopping stays fast.
+    public func closeAll() {
+        let ending = state.withLock { state in
+            state.closed = true
+            return state.subscribers.values.map(\.continuation)
+        }
+        for continuation in ending { continuation.finish() }
+    }
+
+    private func deliver(_ change: Change) {
+        // Yield outside the lock: a continuation's consumer may run at once.
+        let watching = state.withLock { state in state.subscribers.values.filter { $0.keys.contains(change.key) }.map(\.continuation) }
+        for continuation in watching { continuation.yield(change) }
+    }
+
+    private func unsubscribe(_ id: Int) {
+        _ = state.withLock { $0.subscribers.removeValue(forKey: id) }
+    }
+}
+
+/// One stream's changes; ended by the hub (sign-out, stop) or by `end()`.
+public struct LiveSubscription: Sendable {
+    /// The changes to the keys subscribed to, newest few kept.
+    public let changes: AsyncStream<LiveHub.Change>
+    /// Ends the subscription: `changes` finishes.
+    public let end: @Sendable () -> Void
+}

@@ -1,0 +1,112 @@
+import HTTPServer
+import Sectional
+
+/// `GET /NAME/live?…`: the page's live sections as server-sent events. Each
+/// event is one section's card, re-rendered for the stream's own visitor
+/// when its data changed; its id lists the versions the stream has sent
+/// (`alerts=3`), so that a reconnect (`Last-Event-ID`) gets only what changed.
+struct LiveStream<Page: ComposedPage>: Sendable {
+    let page: Page
+    let site: Site
+    let hub: LiveHub
+    let logger: Logger
+    /// Below any proxy's read timeout (nginx: 60 s by default).
+    static var heartbeat: Duration { .seconds(15) }
+
+    func open(_ request: Request) async throws(HTTPError) -> Response {
+        let routes = PageRoutes(page: page, site: site, logger: logger)
+        let (context, plan) = try await routes.compose(request)
+        let live = routes.makePage(plan: plan, context: context).children.filter { !$0.liveKeys.isEmpty }
+        guard !live.isEmpty else { throw HTTPError(.notFound, "This composition of the \(page.name) has no live section.") }
+        let keys = live.map { (id: $0.id, keys: $0.liveKeys) }
+        let user = page.logUser(context) ?? "anonymous"
+        guard let subscription = hub.subscribe(to: Set(keys.flatMap(\.keys)), user: user, session: page.liveSession(context)) else {
+            throw HTTPError(.tooManyRequests, "Too many live pages are open; close some, or reload later.", headers: ["Retry-After": "10"])
+        }
+        // The browser's own reconnect sends the header; a stream the page script opens anew, the query item.
+        let sent = Self.versions(in: request.headers["Last-Event-ID"] ?? request.queryValue("lastEventId"))
+        let stream = Stream(page: page, routes: routes, request: request, plan: plan, keys: keys, hub: hub)
+        return Response(
+            headers: ["Content-Type": "text/event-stream", "Cache-Control": "no-store", "X-Accel-Buffering": "no"],
+            body: .stream(ResponseStream { writer in await stream.run(subscription, sent: sent, into: writer) }))
+    }
+
+    /// `alerts=3.balances=1` → versions by section.
+    static func versions(in id: String?) -> [SectionID: Int] {
+        var versions: [SectionID: Int] = [:]
+        for pair in (id ?? "").split(separator: ".") {
+            let parts = pair.split(separator: "=")
+            if parts.count == 2, let version = Int(parts[1]) { versions[SectionID(String(parts[0]))] = version }
+        }
+        return versions
+    }
+
+    /// One open stream: what it watches and how it renders.
+    struct Stream: Sendable {
+        let page: Page
+        let routes: PageRoutes<Page>
+        let request: Request
+        let plan: CompositionPlan
+        let keys: [(id: SectionID, keys: Set<String>)]
+        let hub: LiveHub
+
+        func run(_ subscription: LiveSubscription, sent: [SectionID: Int], into writer: ResponseBodyWriter) async {
+            var sent = sent
+            writer.write(Array("retry: 1000\n\n".utf8))
+            // What changed while the client was away (or since the page was rendered, when it says nothing).
+            let stale = keys.filter { sent[$0.id] != nil && sent[$0.id] != version(of: $0.keys) }.map(\.id)
+            if !stale.isEmpty {
+                let stillThere = await send(stale, sent: &sent, into: writer)
+                guard stillThere else { return subscription.end() }
+            }
+            for entry in keys where sent[entry.id] == nil { sent[entry.id] = version(of: entry.keys) }
+            await withTaskGroup(of: Void.self) { group in
+                group.addTask {
+                    // Heartbeats keep proxies from closing an idle stream and show a departed client;
+                    // each checks the visitor is still signed in.
+                    while !Task.isCancelled {
+                        try? await Task.sleep(for: LiveStream.heartbeat)
+                        guard !Task.isCancelled else { return }
+                        writer.write(Array(":hb\n\n".utf8))
+                        guard writer.isOpen else { return subscription.end() }
+                        let stillSignedIn = (try? await page.context(from: request)) != nil
+                        if !stillSignedIn { return subscription.end() }
+                    }
+                }
+                for await change in subscription.changes {
+                    let changed = keys.filter { $0.keys.contains(change.key) }.map(\.id)
+                    let stillThere = await send(changed, sent: &sent, into: writer)
+                    if !stillThere { break }
+                }
+                group.cancelAll()
+            }
+            subscription.end()
+        }
+
+        private func version(of keys: Set<String>) -> Int { keys.reduce(0) { $0 + hub.version(of: $1) } }
+
+        /// Renders the sections for the stream's visitor and sends each as an event. `false` when the visitor is gone.
+        private func send(_ ids: [SectionID], sent: inout [SectionID: Int], into writer: ResponseBodyWriter) async -> Bool {
+            guard !ids.isEmpty else { return true }
+            // A fresh tree, as a request would build it: the visitor is checked again (signed out, expired: the stream ends).
+            guard let context = try? await page.context(from: request) else { return false }
+            let controller = routes.makePage(plan: plan, context: context)
+            for id in ids {
+                guard let section = controller.children.first(where: { $0.id == id }) else { continue }
+                let version = version(of: section.liveKeys)
+                await section.loadTree(routes.site.settings.loadOptions)
+                var html = HTMLWriter()
+                controller.renderCard(section, into: &html)
+                sent[id] = version
+                let eventID = keys.map { "\($0.id)=\(sent[$0.id] ?? 0)" }.joined(separator: ".")
+                var event = "event: section\nid: \(eventID)\n"
+                let card = html.withBytes { String(decoding: $0, as: UTF8.self) }
+                for line in card.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r" }) {
+                    event += "data: " + line + "\n"
+                }
+                writer.write(Array((event + "\n").utf8))
+            }
+            return writer.isOpen
+        }
+    }
+}

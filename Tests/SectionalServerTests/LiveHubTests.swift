@@ -1,0 +1,89 @@
+import SectionalServer
+import Testing
+
+@Suite("The live hub")
+struct LiveHubTests {
+    @Test("A publish reaches the streams watching its key, with a version that grows, and no other")
+    func publish() async throws {
+        let hub = LiveHub()
+        let alerts = try #require(hub.subscribe(to: ["alerts:1"], user: "1", session: "s"))
+        let other = try #require(hub.subscribe(to: ["alerts:2"], user: "2", session: "t"))
+        hub.publish("alerts:1")
+        hub.publish("alerts:1")
+        alerts.end()
+        other.end()
+        var received: [LiveHub.Change] = []
+        for await change in alerts.changes { received.append(change) }
+        #expect(received == [.init(key: "alerts:1", version: 1), .init(key: "alerts:1", version: 2)])
+        var nothing = 0
+        for await _ in other.changes { nothing += 1 }
+        #expect(nothing == 0)
+        #expect(hub.version(of: "alerts:1") == 2)
+    }
+
+    @Test("A slow stream keeps the newest changes, not a backlog")
+    func boundedQueue() async throws {
+        let hub = LiveHub()
+        let slow = try #require(hub.subscribe(to: ["k"], user: "1", session: nil))
+        for _ in 0..<100 { hub.publish("k") }
+        slow.end()
+        var versions: [Int] = []
+        for await change in slow.changes { versions.append(change.version) }
+        #expect(versions.count <= 16)
+        #expect(versions.last == 100)
+    }
+
+    @Test("A stream that ends, or whose task is cancelled, leaves the hub")
+    func unsubscribe() async throws {
+        let hub = LiveHub()
+        let ended = try #require(hub.subscribe(to: ["k"], user: "1", session: nil))
+        ended.end()
+        let watched = try #require(hub.subscribe(to: ["k"], user: "1", session: nil))
+        let reader = Task { for await _ in watched.changes {} }
+        #expect(hub.openStreams >= 1)
+        reader.cancel()
+        await reader.value
+        for _ in 0..<100 where hub.openStreams > 0 { try await Task.sleep(for: .milliseconds(5)) }
+        #expect(hub.openStreams == 0)
+    }
+
+    @Test("Streams are limited per user and in all")
+    func limits() throws {
+        let hub = LiveHub(limitPerUser: 2, limitTotal: 3)
+        let kept = [hub.subscribe(to: ["k"], user: "a", session: nil), hub.subscribe(to: ["k"], user: "a", session: nil)]
+        #expect(kept.allSatisfy { $0 != nil })
+        #expect(hub.subscribe(to: ["k"], user: "a", session: nil) == nil, "a third for one user")
+        let other = hub.subscribe(to: ["k"], user: "b", session: nil)
+        #expect(other != nil)
+        #expect(hub.subscribe(to: ["k"], user: "c", session: nil) == nil, "a fourth in all")
+        withExtendedLifetime((kept, other)) {}
+    }
+
+    @Test("Signing out ends that session's streams only; closing the hub ends all and takes no more")
+    func closing() async throws {
+        let hub = LiveHub()
+        let mine = try #require(hub.subscribe(to: ["k"], user: "1", session: "mine"))
+        let theirs = try #require(hub.subscribe(to: ["k"], user: "1", session: "theirs"))
+        hub.closeSession("mine")
+        for await _ in mine.changes {}  // ends
+        hub.publish("k")
+        hub.closeAll()
+        var got = 0
+        for await _ in theirs.changes { got += 1 }
+        #expect(got == 1)
+        #expect(hub.subscribe(to: ["k"], user: "2", session: nil) == nil)
+    }
+
+    @Test("Another replica's change counts only when newer than what this one knows")
+    func received() async throws {
+        let hub = LiveHub()
+        let stream = try #require(hub.subscribe(to: ["k"], user: "1", session: nil))
+        hub.received("k", version: 5)
+        hub.received("k", version: 3)
+        hub.publish("k")
+        stream.end()
+        var versions: [Int] = []
+        for await change in stream.changes { versions.append(change.version) }
+        #expect(versions == [5, 6])
+    }
+}

@@ -1,0 +1,151 @@
+import FeedApp
+import Foundation
+import HTTPServer
+import SectionalServer
+import SectionalTesting
+import Testing
+
+/// The app with a live hub, on a real server, and sessions for two users.
+private struct LiveApp {
+    let data = AppData.memory()
+    let hub: LiveHub
+    let router: Router
+
+    init(hub: LiveHub = LiveHub()) throws {
+        self.hub = hub
+        router = try buildRouter(publicDirectory: FormHarness.publicDirectory, data: data, live: hub, logger: LogCollector().logger)
+    }
+
+    func browser() -> Browser { Browser(InProcessClient(router)) }
+}
+
+/// A stream's socket, handed between the test's task and the threads it
+/// reads on, one at a time (never two at once): that is why it may cross.
+private final class Stream: @unchecked Sendable {
+    let client: RawHTTPClient
+
+    /// Opens `/feed/live` as EventSource does.
+    init(port: Int, cookie: String, lastEventID: String? = nil) throws {
+        client = try RawHTTPClient(port: port, timeout: .seconds(3))
+        var head = "GET /feed/live HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: text/event-stream\r\nCookie: \(cookie)\r\n"
+        if let lastEventID { head += "Last-Event-ID: \(lastEventID)\r\n" }
+        try client.send(head + "\r\n")
+    }
+
+    func waitFor(_ marker: String) async throws -> Bool { try await onOwnThread { [self] in client.waitFor(marker) } }
+    var unreadText: String { client.unreadText }
+    func readUntilClosed() async throws -> String { try await onOwnThread { [self] in client.readUntilClosed() } }
+}
+
+@Suite("Live sections over a real socket", .timeLimit(.minutes(1)))
+struct LiveStreamTests {
+    @Test("A dismissal in one tab reaches the user's other tab within a second; another user's stream gets nothing")
+    func otherTab() async throws {
+        let app = try LiveApp()
+        let alex = app.browser(), sam = app.browser()
+        try await alex.signIn("alex", "alex-demo-1")
+        try await sam.signIn("sam", "sam-demo-2")
+        let secondTab = app.browser()
+        try await secondTab.signIn("alex", "alex-demo-1")
+        let page = try await alex.get("/feed?stream=0").bodyText
+        #expect(page.contains(#"data-section="alerts" aria-labelledby="alerts-title" data-live="""#))
+        let alert = try await app.data.feed.alerts(of: UserID(1))[0]
+        let dismiss = try #require(Browser.form("/feed/alerts/\(alert.id)/dismiss", in: page))
+
+        try await withLiveServer(app.router) { server in
+            let port = server.port
+            let tab = try Stream(port: port, cookie: secondTab.cookie!), samsTab = try Stream(port: port, cookie: sam.cookie!)
+            #expect(try await tab.waitFor("retry: 1000"))
+            #expect(try await samsTab.waitFor("retry: 1000"))
+            #expect(try await alex.post("/feed/alerts/\(alert.id)/dismiss", form: dismiss).status == .seeOther)
+            let clock = ContinuousClock()
+            let start = clock.now
+            #expect(try await tab.waitFor("event: section"))
+            #expect(try await tab.waitFor("</section>"))
+            #expect(start.duration(to: clock.now) < .seconds(1))
+            #expect(!tab.unreadText.contains(alert.title), "the dismissed alert is gone from the card")
+            #expect(tab.unreadText.contains("id: alerts=1"))
+            #expect(try await !samsTab.waitFor("event: section"), "sam's stream must stay silent")
+        }
+    }
+
+    @Test("A reconnect with an old Last-Event-ID gets what changed at once; a current one gets nothing")
+    func resync() async throws {
+        let app = try LiveApp()
+        let alex = app.browser()
+        try await alex.signIn("alex", "alex-demo-1")
+        app.hub.publish("alerts:1")
+        try await withLiveServer(app.router) { server in
+            let port = server.port
+            let stale = try Stream(port: port, cookie: alex.cookie!, lastEventID: "alerts=0")
+            #expect(try await stale.waitFor("event: section"))
+            let current = try Stream(port: port, cookie: alex.cookie!, lastEventID: "alerts=1")
+            #expect(try await current.waitFor("retry: 1000"))
+            #expect(try await !current.waitFor("event: section"))
+        }
+    }
+
+    @Test("Signing out ends the session's streams; a page without a session gets none")
+    func signOutEnds() async throws {
+        let app = try LiveApp()
+        let alex = app.browser()
+        try await alex.signIn("alex", "alex-demo-1")
+        let page = try await alex.get("/feed?stream=0").bodyText
+        try await withLiveServer(app.router) { server in
+            let port = server.port
+            let stream = try Stream(port: port, cookie: alex.cookie!)
+            #expect(try await stream.waitFor("retry: 1000"))
+            #expect(app.hub.openStreams == 1)
+            #expect(try await alex.post("/signout", form: try #require(Browser.form("/signout", in: page))).status == .seeOther)
+            let rest = try await stream.readUntilClosed()
+            #expect(rest.hasSuffix("0\r\n\r\n"), "the stream's chunked body ended")
+            for _ in 0..<100 where app.hub.openStreams > 0 { try await Task.sleep(for: .milliseconds(10)) }
+            #expect(app.hub.openStreams == 0)
+            let anonymous = try await onOwnThread { try RawHTTPClient(port: port).request("/feed/live") }
+            #expect(anonymous.status == 303)
+        }
+    }
+
+    @Test("Streams beyond a user's limit are a 429; a page with no live section has no stream")
+    func limits() async throws {
+        let app = try LiveApp(hub: LiveHub(limitPerUser: 2, limitTotal: 10))
+        let alex = app.browser()
+        try await alex.signIn("alex", "alex-demo-1")
+        try await withLiveServer(app.router) { server in
+            let port = server.port
+            let open = [try Stream(port: port, cookie: alex.cookie!), try Stream(port: port, cookie: alex.cookie!)]
+            for stream in open { #expect(try await stream.waitFor("retry: 1000")) }
+            let third = try await onOwnThread {
+                try RawHTTPClient(port: port).request("/feed/live", headers: ["Cookie: \(alex.cookie!)"])
+            }
+            #expect(third.status == 429)
+            #expect(third.header("Retry-After") != nil)
+            let noLive = try await onOwnThread {
+                try RawHTTPClient(port: port).request("/feed/live?sections=balances", headers: ["Cookie: \(alex.cookie!)"])
+            }
+            #expect(noLive.status == 404)
+        }
+    }
+
+    @Test("With 1,000 streams open, closing the hub and stopping the server takes under a second")
+    func stopWithThousandStreams() async throws {
+        let app = try LiveApp(hub: LiveHub(limitPerUser: 1_000, limitTotal: 1_000))
+        let alex = app.browser()
+        try await alex.signIn("alex", "alex-demo-1")
+        var configuration = ServerConfiguration.forTests()
+        configuration.connectionLimit = 1_100
+        configuration.perClientConnectionLimit = 1_100
+        let server = try Server.start(configuration, responder: app.router, logger: LogCollector().logger)
+        let port = server.port, cookie = alex.cookie!
+        let streams = try (0..<1_000).map { _ in try Stream(port: port, cookie: cookie) }
+        for _ in 0..<500 where app.hub.openStreams < 1_000 { try await Task.sleep(for: .milliseconds(20)) }
+        #expect(app.hub.openStreams == 1_000)
+        let clock = ContinuousClock()
+        let start = clock.now
+        app.hub.closeAll()
+        await server.shutdown()
+        let took = start.duration(to: clock.now)
+        #expect(took < .seconds(1), "stopping took \(took)")
+        withExtendedLifetime(streams) {}
+    }
+}

@@ -34,7 +34,7 @@ let package = Package(
         .target(
             name: "FeedApp",
             dependencies: ["HTTPServer", "Sectional", "SectionalServer", "SectionalSecurity", "SectionalSQL", "SectionalSQLite", "SectionalPostgres"]),
-        .executableTarget(name: "feed-server", dependencies: ["FeedApp", "HTTPServer", "Sectional", "SectionalServer"]),
+        .executableTarget(name: "feed-server", dependencies: ["FeedApp", "HTTPServer", "Sectional", "SectionalPostgres", "SectionalServer"]),
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "SectionalTesting"]),
         .testTarget(name: "SectionalTests", dependencies: ["Sectional", "SectionalTesting"]),
         .testTarget(name: "SectionalServerTests", dependencies: ["HTTPServer", "Sectional", "SectionalServer", "SectionalTesting"]),

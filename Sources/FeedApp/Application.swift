@@ -47,8 +47,11 @@ public func buildRouter(
     SignInRoutes(accounts: accounts, formGuard: formGuard, site: site, live: live).register(on: &router)
     let feed = FeedPage(store: data.feed, layouts: data.layouts, accounts: accounts, formGuard: formGuard, logger: logger)
     router.addPage(feed, in: site)
-    FeedWrites(store: data.feed, layouts: data.layouts, accounts: accounts, formGuard: formGuard, sections: feed.catalog.sections, live: live)
-        .register(on: &router)
+    FeedWrites(
+        store: data.feed, layouts: data.layouts, accounts: accounts, formGuard: formGuard, sections: feed.catalog.sections,
+        live: live.map { LivePublisher(hub: $0, pool: data.pool, logger: logger) }
+    )
+    .register(on: &router)
     router.addPage(DayPage(store: data.day, accounts: accounts, formGuard: formGuard), in: site)
     return router
 }

@@ -15,6 +15,8 @@ public final class PostgresConnection: SQLConnection {
     /// Stops this connection's current job from another thread.
     public let interrupter: SQLInterrupter
     private let connection: OpaquePointer
+    /// For the listener in this module.
+    var raw: OpaquePointer { connection }
     /// For the backend of the moment: made again after a reconnect.
     private var cancel: CancelHandle
     private var statements: [String: String] = [:]

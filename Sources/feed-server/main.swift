@@ -3,6 +3,7 @@ import FeedApp
 import FoundationEssentials
 import HTTPServer
 import Sectional
+import SectionalPostgres
 import SectionalServer
 import Synchronization
 
@@ -58,6 +59,13 @@ guard !data.users.isEmpty else {
 let readiness = Readiness(pool: data.pool)
 let metrics = options.metricsPort.map { _ in ServerMetrics() }
 let live = LiveHub()
+// Versions first, then (on PostgreSQL) the changes every replica commits.
+do {
+    let hub = live
+    let loaded = data
+    _ = try waitHere { await LivePublisher.load(hub, from: loaded) }
+}
+let listener: PostgresListener? = if case .postgres(let url) = options.database { LivePublisher.listen(live, url: url) } else { nil }
 let server: Server
 do {
     let router = try buildRouter(
@@ -98,6 +106,7 @@ if options.drain > .zero {
 Logger.standardError.log("feed-server: stopping")
 server.stop()
 metricsServer?.stop()
+listener?.stop()
 data.pool?.close()
 exit(0)
 

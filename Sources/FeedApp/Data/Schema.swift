@@ -105,5 +105,9 @@ enum Schema {
         Migration(
             4, "sign-in attempts counted before their check",
             sql: "ALTER TABLE signin_failures ADD COLUMN attempt TEXT NOT NULL DEFAULT ''"),
+        Migration(
+            5, "versions of live data",
+            sqlite: "CREATE TABLE live_versions (key TEXT PRIMARY KEY, version INTEGER NOT NULL) STRICT",
+            postgres: "CREATE TABLE live_versions (key text PRIMARY KEY, version bigint NOT NULL)"),
     ]
 }

@@ -18,7 +18,7 @@ struct FeedWrites: Sendable {
     let formGuard: FormGuard
     let sections: SectionCatalog
     /// Told of each change, so that open pages show it.
-    let live: LiveHub?
+    let live: LivePublisher?
 
     func register(on router: inout Router) {
         router.on(.post, Self.dismissPath) { request in try await dismiss(request) }
@@ -32,13 +32,13 @@ struct FeedWrites: Sendable {
         guard let id = request.parameters["id"].flatMap({ Int($0) }), try await store.dismissAlert(id, of: user) else {
             throw HTTPError(.notFound, "There is no such alert.")
         }
-        live?.publish(LiveKey.alerts(of: user))
+        await live?.changed(LiveKey.alerts(of: user))
         return backToPage(fields)
     }
 
     func restore(_ request: Request) async throws -> Response {
         let (user, fields) = try await checkedFields(request)
-        if try await store.restoreAlerts(of: user) > 0 { live?.publish(LiveKey.alerts(of: user)) }
+        if try await store.restoreAlerts(of: user) > 0 { await live?.changed(LiveKey.alerts(of: user)) }
         return backToPage(fields)
     }
 

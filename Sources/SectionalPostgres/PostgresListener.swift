@@ -1,0 +1,91 @@
+import CLibPQ
+import SectionalSQL
+import Synchronization
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// LISTEN on a channel, on a thread and a connection of its own: every
+/// replica hears what any replica's transaction NOTIFYs once it commits.
+///
+/// Notifications sent while the connection is down are lost, so after every
+/// (re)connect `resync` runs first, for the caller to read what it missed
+/// from the database. libpq keeps notifications it read along with a query's
+/// result, so they are drained after every statement, not only when the
+/// socket wakes.
+public final class PostgresListener: Sendable {
+    private final class Flag: Sendable {
+        let raised = Atomic<Bool>(false)
+        var isRaised: Bool { raised.load(ordering: .relaxed) }
+    }
+    private let stopped = Flag()
+
+    /// Starts listening on `channel` at `url`. `notified` gets each payload;
+    /// `resync` runs on the listener's connection after each connect.
+    public init(
+        url: String, channel: String, notified: @escaping @Sendable (String) -> Void,
+        resync: @escaping @Sendable (any SQLConnection) -> Void
+    ) {
+        let stopped = stopped
+        ListenerThread.start {
+            var backoff: UInt32 = 100_000
+            while !stopped.isRaised {
+                do {
+                    let connection = try PostgresConnection(url: url)
+                    try connection.executeScript("LISTEN \"\(channel)\"")
+                    resync(connection)
+                    connection.drainNotifications(into: notified)
+                    backoff = 100_000
+                    while !stopped.isRaised, connection.waitForNotifications(milliseconds: 500) {
+                        connection.drainNotifications(into: notified)
+                    }
+                } catch {
+                    usleep(backoff)
+                    backoff = min(backoff * 2, 5_000_000)
+                }
+            }
+        }
+    }
+
+    /// Ends the listening thread within half a second.
+    public func stop() { stopped.raised.store(true, ordering: .relaxed) }
+}
+
+extension PostgresConnection {
+    /// Waits up to `milliseconds` for the socket; `false` when the connection is lost.
+    func waitForNotifications(milliseconds: Int32) -> Bool {
+        var descriptor = pollfd(fd: PQsocket(raw), events: Int16(POLLIN), revents: 0)
+        _ = poll(&descriptor, 1, milliseconds)
+        return PQconsumeInput(raw) == 1 && PQstatus(raw) == CONNECTION_OK
+    }
+
+    /// Hands every notification libpq holds to `notified`.
+    func drainNotifications(into notified: (String) -> Void) {
+        while let notification = PQnotifies(raw) {
+            notified(String(cString: notification.pointee.extra))
+            PQfreemem(notification)
+        }
+    }
+}
+
+/// The listener's own system thread: it blocks in poll.
+private enum ListenerThread {
+    private final class Start: Sendable {
+        let body: @Sendable () -> Void
+        init(_ body: @escaping @Sendable () -> Void) { self.body = body }
+    }
+
+    static func start(_ body: @escaping @Sendable () -> Void) {
+        let start = Unmanaged.passRetained(Start(body)).toOpaque()
+        var thread = pthread_t()
+        let result = pthread_create(
+            &thread, nil,
+            { raw in
+                Unmanaged<Start>.fromOpaque(raw!).takeRetainedValue().body()
+                return nil
+            }, start)
+        precondition(result == 0, "pthread_create failed: \(result)")
+        pthread_detach(thread)
+    }
+}

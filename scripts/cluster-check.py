@@ -108,6 +108,80 @@ def nginx_config(work, listen, replicas):
     return path
 
 
+class Window:
+    """A browser window's live stream (what app.js opens), read on a thread: events, and the last event id."""
+
+    def __init__(self, port, cookie, last_event_id=None):
+        self.events, self.last_id, self.closed = [], last_event_id, threading.Event()
+        self.sock = socket.create_connection(("127.0.0.1", port), timeout=15)
+        head = f"GET /feed/live HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nAccept: text/event-stream\r\nCookie: {cookie}\r\n"
+        if last_event_id:
+            head += f"Last-Event-ID: {last_event_id}\r\n"
+        self.sock.sendall((head + "\r\n").encode())
+        self.opened = threading.Event()
+        threading.Thread(target=self.read, daemon=True).start()
+
+    def read(self):
+        buffer = b""
+        try:
+            while True:
+                data = self.sock.recv(65536)
+                if not data:
+                    break
+                buffer += data
+                if b"retry: 1000" in buffer:
+                    self.opened.set()
+                while b"\n\n" in buffer:
+                    block, buffer = buffer.split(b"\n\n", 1)
+                    text = block.decode("utf-8", "replace")
+                    if "event: section" in text:
+                        for line in text.splitlines():
+                            if line.startswith("id: "):
+                                self.last_id = line[4:]
+                        self.events.append((time.monotonic(), text))
+        except OSError:
+            pass
+        self.closed.set()
+
+    def wait_event(self, after, timeout):
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if any(t >= after for t, _ in self.events):
+                return next(t for t, _ in self.events if t >= after) - after
+            time.sleep(0.01)
+        return None
+
+
+def check_windows(proxy_port, replicas, cookie, forms, sam_cookie):
+    """Two windows of one user on two replicas, a second user's window: a dismissal through nginx reaches both
+    of the user's windows within a second and not the other user's; the replica holding a window is killed, and
+    the window, reconnected through nginx with its Last-Event-ID, catches up."""
+    first, second, other = Window(replicas[0].port, cookie), Window(replicas[1].port, cookie), Window(replicas[2].port, sam_cookie)
+    check("three live windows opened", all(w.opened.wait(5) for w in (first, second, other)))
+    post = {"Cookie": cookie, "Content-Type": "application/x-www-form-urlencoded",
+            "Origin": f"http://127.0.0.1:{proxy_port}", "Sec-Fetch-Site": "same-origin"}
+    dismiss = next(a for a in forms if a.endswith("/dismiss"))
+    start = time.monotonic()
+    request(proxy_port, "POST", dismiss, body=f"token={forms[dismiss]}", headers=post)
+    delays = [first.wait_event(start, 3), second.wait_event(start, 3)]
+    shown = ", ".join("never" if d is None else f"{d * 1000:.0f} ms" for d in delays)
+    check(f"a dismissal reaches the user's windows on both replicas within a second ({shown})",
+          all(d is not None and d < 1 for d in delays), shown)
+    check("another user's window does not change", other.wait_event(start, 0.5) is None)
+    replicas[0].stop(signal.SIGKILL)
+    check("the window on the killed replica sees its stream end", first.closed.wait(5))
+    start = time.monotonic()
+    request(proxy_port, "POST", "/feed/alerts/restore", body=f"token={forms['/feed/alerts/restore']}", headers=post)
+    reopened = Window(proxy_port, cookie, last_event_id=first.last_id)  # as app.js does, through nginx
+    caught = reopened.wait_event(start, 5)
+    check("reconnected through nginx, the window catches up" + (f" ({caught * 1000:.0f} ms)" if caught is not None else ""),
+          caught is not None, f"last id {first.last_id}")
+    replicas[0].start()
+    replicas[0].wait_ready()
+    for window in (second, other, reopened):
+        window.sock.close()
+
+
 class Load:
     """Readers send idempotent requests; one writer dismisses and restores alerts, sequentially."""
 
@@ -263,6 +337,10 @@ def main():
                     forms[action] = token.group(1)
             request(proxy_port, "POST", "/feed/alerts/restore", body=f"token={forms['/feed/alerts/restore']}",
                     headers={"Cookie": cookie, "Content-Type": "application/x-www-form-urlencoded"})
+
+        status, sam_cookie, _ = request(proxy_port, "POST", "/signin", body="name=sam&password=sam-demo-2",
+                                        headers={"Content-Type": "application/x-www-form-urlencoded", "Origin": f"http://127.0.0.1:{proxy_port}"})
+        check_windows(proxy_port, replicas, cookie, forms, (sam_cookie or "").split(";")[0])
 
         load = Load(proxy_port, cookie, forms)
         threads = [threading.Thread(target=load.reader, args=(n,)) for n in range(4)] + [threading.Thread(target=load.writer, args=(9,))]

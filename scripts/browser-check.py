@@ -320,6 +320,50 @@ def check_dismiss(dt, report, base):
     report.check("dismiss and restore: no JavaScript errors", not dt.errors, "; ".join(dt.errors))
 
 
+def check_live_windows(dt, report, base, debug_port):
+    """Two windows of one user and one of another: a dismissal in the first reaches the second within a
+    second, through the page's event stream; the other user's window does not change."""
+    browser = DevTools(json.loads(http_get(f"http://127.0.0.1:{debug_port}/json/version"))["webSocketDebuggerUrl"])
+
+    def window(url, context=None):
+        params = {"url": url} if context is None else {"url": url, "browserContextId": context}
+        target = browser.send("Target.createTarget", **params)["targetId"]
+        page = DevTools(f"ws://127.0.0.1:{debug_port}/devtools/page/{target}")
+        for domain in ("Page", "Runtime"):
+            page.send(domain + ".enable")
+        return page
+
+    def alerts(page):
+        return page.evaluate(ALERTS_JS)
+
+    dt.navigate(base + "/feed")
+    second = window(base + "/feed")  # the same profile: signed in as Alex too
+    wait_until("the second window's alerts", lambda: len(alerts(second)) > 0, timeout=10)
+    other = window(base + "/signin", browser.send("Target.createBrowserContext")["browserContextId"])
+    wait_until("the other user's sign-in form", lambda: other.evaluate("!!document.getElementById('signin-name')"), timeout=10)
+    other.evaluate("""document.getElementById("signin-name").value = "sam";
+                      document.getElementById("signin-password").value = "sam-demo-2";
+                      document.querySelector(".signin form").submit();""")
+    wait_until("Sam's feed", lambda: len(alerts(other)) > 0, timeout=10)
+    time.sleep(0.5)  # every window's event stream is open
+    before, theirs = alerts(second), alerts(other)
+    dt.click("#section-alerts li.alert form button")
+    start = time.monotonic()
+    try:
+        wait_until("the second window to drop the alert", lambda: len(alerts(second)) == len(before) - 1, timeout=3)
+    except Failure:
+        pass
+    took = time.monotonic() - start
+    report.check(f"live: the alert vanished from Alex's other window within a second ({took * 1000:.0f} ms)",
+                 len(alerts(second)) == len(before) - 1 and took < 1, f"still {alerts(second)}")
+    second.screenshot("feed-7-live-second-window")
+    time.sleep(0.5)
+    report.check("live: Sam's window did not change", alerts(other) == theirs, f"{theirs} became {alerts(other)}")
+    dt.navigate(base + "/feed")
+    dt.click("#section-alerts form[action='/feed/alerts/restore'] button")
+    wait_until("the alerts to come back in the second window", lambda: len(alerts(second)) == len(before), timeout=5)
+
+
 def check_layout(dt, report, base):
     """Save a composition as the layout: the bare page then shows it; reset brings the defaults back."""
     dt.navigate(base + "/feed?sections=credit-score,alerts")
@@ -461,6 +505,7 @@ def run(report, work):
     # 5. Writing: dismiss an alert and bring it back, in place; then save a layout and reset it.
     check_dismiss(dt, report, base)
     check_layout(dt, report, base)
+    check_live_windows(dt, report, base, debug_port)
 
     # 6. Out of order, the layout still reads top to bottom: the heading above the first card.
     dt.navigate(base + "/feed?stream=ooo")

@@ -8,7 +8,8 @@ import Synchronization
 /// queue holds the newest few changes and drops older ones, so a slow client
 /// gets the latest state, never a backlog. Streams are limited per user and
 /// in all, far below the server's connection limit, so they can never crowd
-/// out page requests.
+/// out page requests: past a user's limit their oldest stream ends, past
+/// the total new streams are refused.
 public final class LiveHub: Sendable {
     /// One key's new version.
     public struct Change: Sendable, Equatable {
@@ -53,17 +54,25 @@ public final class LiveHub: Sendable {
     }
 
     /// A stream's subscription to `keys`, for `user` (and `session`, so that
-    /// signing out can end it); `nil` when a limit is reached or the hub is closed.
+    /// signing out can end it); the user's oldest ends when they are at their
+    /// limit; `nil` when the total is reached or the hub is closed.
     public func subscribe(to keys: Set<String>, user: String, session: String?) -> LiveSubscription? {
         let (stream, continuation) = AsyncStream<Change>.makeStream(bufferingPolicy: .bufferingNewest(Self.queueLength))
-        let id: Int? = state.withLock { state in
-            guard !state.closed, state.subscribers.count < limitTotal,
-                state.subscribers.values.count(where: { $0.user == user }) < limitPerUser
-            else { return nil }
+        let (id, evicted): (Int?, AsyncStream<Change>.Continuation?) = state.withLock { state in
+            guard !state.closed else { return (nil, nil) }
+            // A user at the limit loses their oldest stream: a page closed or reloaded is noticed only at
+            // its next heartbeat, and refusing the page in front of them for it would be backwards.
+            let theirs = state.subscribers.filter { $0.value.user == user }
+            var evicted: AsyncStream<Change>.Continuation?
+            if theirs.count >= limitPerUser, let oldest = theirs.keys.min() {
+                evicted = state.subscribers.removeValue(forKey: oldest)?.continuation
+            }
+            guard state.subscribers.count < limitTotal else { return (nil, evicted) }
             state.nextID += 1
             state.subscribers[state.nextID] = Subscriber(keys: keys, user: user, session: session, continuation: continuation)
-            return state.nextID
+            return (state.nextID, evicted)
         }
+        evicted?.finish()
         guard let id else {
             continuation.finish()
             return nil

@@ -106,22 +106,28 @@ struct LiveStreamTests {
         }
     }
 
-    @Test("Streams beyond a user's limit are a 429; a page with no live section has no stream")
+    @Test("A user's stream past their limit ends their oldest; past the server's total it is a 429; no live section, no stream")
     func limits() async throws {
-        let app = try LiveApp(hub: LiveHub(limitPerUser: 2, limitTotal: 10))
-        let alex = app.browser()
+        let app = try LiveApp(hub: LiveHub(limitPerUser: 2, limitTotal: 3))
+        let alex = app.browser(), sam = app.browser()
         try await alex.signIn("alex", "alex-demo-1")
+        try await sam.signIn("sam", "sam-demo-2")
         try await withLiveServer(app.router) { server in
             let port = server.port
+            let oldest = try Stream(port: port, cookie: alex.cookie!)
+            #expect(try await oldest.waitFor("retry: 1000"))
             let open = [try Stream(port: port, cookie: alex.cookie!), try Stream(port: port, cookie: alex.cookie!)]
             for stream in open { #expect(try await stream.waitFor("retry: 1000")) }
-            let third = try await onOwnThread {
-                try RawHTTPClient(port: port).request("/feed/live", headers: ["Cookie: \(alex.cookie!)"])
-            }
-            #expect(third.status == 429)
-            #expect(third.header("Retry-After") != nil)
+            #expect(try await oldest.readUntilClosed().hasSuffix("0\r\n\r\n"), "a reload's new stream ended the oldest")
+            let samsFirst = try Stream(port: port, cookie: sam.cookie!)
+            #expect(try await samsFirst.waitFor("retry: 1000"))
+            let cookie = sam.cookie!
+            let refused = try await onOwnThread { try RawHTTPClient(port: port).request("/feed/live", headers: ["Cookie: \(cookie)"]) }
+            #expect(refused.status == 429, "the server's three streams are open")
+            #expect(refused.header("Retry-After") != nil)
+            let alexCookie = alex.cookie!
             let noLive = try await onOwnThread {
-                try RawHTTPClient(port: port).request("/feed/live?sections=balances", headers: ["Cookie: \(alex.cookie!)"])
+                try RawHTTPClient(port: port).request("/feed/live?sections=balances", headers: ["Cookie: \(alexCookie)"])
             }
             #expect(noLive.status == 404)
         }

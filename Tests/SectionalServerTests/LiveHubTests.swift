@@ -47,16 +47,18 @@ struct LiveHubTests {
         #expect(hub.openStreams == 0)
     }
 
-    @Test("Streams are limited per user and in all")
-    func limits() throws {
+    @Test("Past a user's limit their oldest stream ends; past the total, new streams are refused")
+    func limits() async throws {
         let hub = LiveHub(limitPerUser: 2, limitTotal: 3)
-        let kept = [hub.subscribe(to: ["k"], user: "a", session: nil), hub.subscribe(to: ["k"], user: "a", session: nil)]
-        #expect(kept.allSatisfy { $0 != nil })
-        #expect(hub.subscribe(to: ["k"], user: "a", session: nil) == nil, "a third for one user")
+        let oldest = try #require(hub.subscribe(to: ["k"], user: "a", session: nil))
+        let kept = hub.subscribe(to: ["k"], user: "a", session: nil)
+        let newest = hub.subscribe(to: ["k"], user: "a", session: nil)
+        #expect(kept != nil && newest != nil)
+        for await _ in oldest.changes {}  // ended by the third
         let other = hub.subscribe(to: ["k"], user: "b", session: nil)
         #expect(other != nil)
         #expect(hub.subscribe(to: ["k"], user: "c", session: nil) == nil, "a fourth in all")
-        withExtendedLifetime((kept, other)) {}
+        withExtendedLifetime((kept, newest, other)) {}
     }
 
     @Test("Signing out ends that session's streams only; closing the hub ends all and takes no more")

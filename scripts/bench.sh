@@ -599,6 +599,11 @@ if command -v python3 >/dev/null; then
     python3 -m json.tool "$OUT/results.json" >/dev/null || die "$OUT/results.json is not valid JSON"
 fi
 
+# --- 6. live sections: memory per idle stream, fan-out of one change to 1,000 --
+
+say "live sections: 1,000 open streams, then one committed change"
+live_line=$(python3 scripts/live-bench.py --binary "$FEED_SERVER" --public Public) || die "live-bench failed: $live_line"
+
 mb() { awk -v k="$1" 'BEGIN { printf "%.1f MB", k / 1024 }'; }
 {
     echo
@@ -633,5 +638,6 @@ mb() { awk -v k="$1" 'BEGIN { printf "%.1f MB", k / 1024 }'; }
         head -n 12 "$profile"
     fi
     echo
+    echo "$live_line (in $OUT/live.json)"
     echo "results: $OUT/results.json; callgrind profiles: $OUT/callgrind.*.out (callgrind_annotate)"
 }

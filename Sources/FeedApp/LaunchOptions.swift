@@ -30,6 +30,9 @@ public struct LaunchOptions: Equatable, Sendable {
     public var metricsHost = "127.0.0.1"
     /// The access log's lines.
     public var logFormat = AccessLogFormat.text
+    /// Live page streams per user, and in all (well below the connection limit, 1,024).
+    public var liveStreamsPerUser = 8
+    public var liveStreams = 256
 
     public init() {}
 
@@ -84,6 +87,9 @@ public struct LaunchOptions: Equatable, Sendable {
                             the metrics listener's address (default 127.0.0.1: never public by accident)
           --log-format text|json
                             the access log: text on stderr (default), or one JSON object a line on stdout
+          --live-streams N, --live-streams-per-user N
+                            open pages kept up to date at once: in all (default 256) and per user (default 8;
+                            past it a user's oldest stream ends)
           --trusted-proxy ADDRESS
                             a proxy whose X-Forwarded-Proto/-For are believed (repeatable; default none):
                             session cookies are Secure when it says https
@@ -131,6 +137,10 @@ public struct LaunchOptions: Equatable, Sendable {
                         flag: flag, value: DatabaseLocation.withoutPassword(text), expected: "sqlite:PATH, postgres://USER@HOST:PORT/DB or memory:")
                 }
                 options.database = location
+            case "--live-streams":
+                options.liveStreams = try number(try value(), flag: flag, in: 0...1000, expected: "a stream count (0-1000)")
+            case "--live-streams-per-user":
+                options.liveStreamsPerUser = try number(try value(), flag: flag, in: 1...1000, expected: "a stream count (1-1000)")
             case "--metrics-port":
                 options.metricsPort = try number(try value(), flag: flag, in: 0...65535, expected: "a port number (0-65535)")
             case "--metrics-host": options.metricsHost = try value()

@@ -25,8 +25,9 @@ public final class LiveHub: Sendable {
         }
     }
 
-    /// Streams one user may have open at once, and all users together.
+    /// Streams one user may have open at once.
     public let limitPerUser: Int
+    /// Streams all users together may have open.
     public let limitTotal: Int
 
     private struct Subscriber {

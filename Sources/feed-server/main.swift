@@ -58,7 +58,7 @@ guard !data.users.isEmpty else {
 
 let readiness = Readiness(pool: data.pool)
 let metrics = options.metricsPort.map { _ in ServerMetrics() }
-let live = LiveHub()
+let live = LiveHub(limitPerUser: options.liveStreamsPerUser, limitTotal: options.liveStreams)
 // Versions first, then (on PostgreSQL) the changes every replica commits.
 do {
     let hub = live

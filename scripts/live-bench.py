@@ -1,0 +1,114 @@
+#!/usr/bin/env python3
+"""Live sections under `make bench`: the idle memory of an open page's event
+stream, and the time from a committed change to the last of 1,000 streams
+receiving it. Starts feed-server (data in memory), signs in, opens the
+streams from four loopback addresses (the server allows 256 connections per
+address), measures resident memory before and after, then posts one
+dismissal and times its fan-out. Prints one line; writes .build/bench/live.json.
+
+Usage: live-bench.py --binary PATH --public DIR [--streams 1000]
+"""
+import argparse
+import http.client
+import json
+import os
+import re
+import selectors
+import socket
+import subprocess
+import sys
+import time
+
+
+def rss_kb(pid):
+    with open(f"/proc/{pid}/status") as status:
+        return int(next(line for line in status if line.startswith("VmRSS:")).split()[1])
+
+
+def request(port, method, path, body=None, headers=None):
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+    try:
+        connection.request(method, path, body=body, headers=headers or {})
+        response = connection.getresponse()
+        return response.status, response.getheader("Set-Cookie"), response.read().decode("utf-8", "replace")
+    finally:
+        connection.close()
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--binary", required=True)
+    parser.add_argument("--public", required=True)
+    parser.add_argument("--streams", type=int, default=1000)
+    args = parser.parse_args()
+    server = subprocess.Popen([args.binary, "--port", "0", "--public", args.public, "--database", "memory:", "--quiet", "--drain", "0s",
+                               "--live-streams", str(args.streams), "--live-streams-per-user", str(args.streams)],
+                              stderr=subprocess.PIPE, text=True)
+    try:
+        port = None
+        while port is None:
+            line = server.stderr.readline()
+            if not line:
+                print("live-bench: the server did not start", file=sys.stderr)
+                return 1
+            if match := re.search(r"listening on http://127\.0\.0\.1:(\d+)/", line):
+                port = int(match.group(1))
+        _, cookie, _ = request(port, "POST", "/signin", "name=alex&password=alex-demo-1", {"Content-Type": "application/x-www-form-urlencoded"})
+        cookie = cookie.split(";")[0]
+        _, _, page = request(port, "GET", "/feed?stream=0", headers={"Cookie": cookie})
+        action, token = re.search(r'action="(/feed/alerts/\d+/dismiss)"[^>]*><input type="hidden" name="token" value="([0-9a-f]{64})"', page).groups()
+        before = rss_kb(server.pid)
+
+        selector = selectors.DefaultSelector()
+        head = f"GET /feed/live HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: text/event-stream\r\nCookie: {cookie}\r\n\r\n".encode()
+        streams = {}
+        for index in range(args.streams):
+            sock = socket.socket()
+            sock.bind((f"127.0.0.{1 + index % 4}", 0))
+            sock.connect(("127.0.0.1", port))
+            sock.sendall(head)
+            sock.setblocking(False)
+            streams[sock] = b""
+            selector.register(sock, selectors.EVENT_READ)
+
+        def read_until(marker, deadline):
+            waiting = {s for s, data in streams.items() if marker not in data}
+            arrived = {}
+            while waiting and time.monotonic() < deadline:
+                for key, _ in selector.select(timeout=0.2):
+                    data = key.fileobj.recv(65536)
+                    streams[key.fileobj] += data
+                    if key.fileobj in waiting and marker in streams[key.fileobj]:
+                        waiting.discard(key.fileobj)
+                        arrived[key.fileobj] = time.monotonic()
+            return waiting, arrived
+
+        missing, _ = read_until(b"retry: 1000", time.monotonic() + 30)
+        if missing:
+            print(f"live-bench: {len(missing)} of {args.streams} streams did not open", file=sys.stderr)
+            return 1
+        time.sleep(1)
+        after = rss_kb(server.pid)
+        start = time.monotonic()
+        status, _, _ = request(port, "POST", action, f"token={token}&back=/feed",
+                               {"Cookie": cookie, "Content-Type": "application/x-www-form-urlencoded"})
+        missing, arrived = read_until(b"event: section", time.monotonic() + 30)
+        fan_out = (max(arrived.values()) - start) * 1000 if arrived else None
+        result = {"streams": args.streams, "rss_kb_before": before, "rss_kb_with_streams": after,
+                  "kb_per_idle_stream": round((after - before) / args.streams, 1),
+                  "change_to_last_stream_ms": round(fan_out, 1) if fan_out else None, "streams_missed": len(missing),
+                  "write_status": status}
+        os.makedirs(".build/bench", exist_ok=True)
+        with open(".build/bench/live.json", "w") as out:
+            json.dump(result, out, indent=2)
+        print(f"live sections: {args.streams} open streams, {result['kb_per_idle_stream']} kB each idle "
+              f"(resident {before} -> {after} kB); a committed change reached the last of them in "
+              f"{result['change_to_last_stream_ms']} ms ({len(missing)} missed)")
+        return 0 if not missing and status == 303 else 1
+    finally:
+        server.terminate()
+        server.wait(timeout=15)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

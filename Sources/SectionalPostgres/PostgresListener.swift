@@ -28,7 +28,7 @@ public final class PostgresListener: Sendable {
         resync: @escaping @Sendable (any SQLConnection) -> Void
     ) {
         let stopped = stopped
-        ListenerThread.start {
+        DedicatedThread.start {
             var backoff: UInt32 = 100_000
             while !stopped.isRaised {
                 do {
@@ -66,26 +66,5 @@ extension PostgresConnection {
             notified(String(cString: notification.pointee.extra))
             PQfreemem(notification)
         }
-    }
-}
-
-/// The listener's own system thread: it blocks in poll.
-private enum ListenerThread {
-    private final class Start: Sendable {
-        let body: @Sendable () -> Void
-        init(_ body: @escaping @Sendable () -> Void) { self.body = body }
-    }
-
-    static func start(_ body: @escaping @Sendable () -> Void) {
-        let start = Unmanaged.passRetained(Start(body)).toOpaque()
-        var thread = pthread_t()
-        let result = pthread_create(
-            &thread, nil,
-            { raw in
-                Unmanaged<Start>.fromOpaque(raw!).takeRetainedValue().body()
-                return nil
-            }, start)
-        precondition(result == 0, "pthread_create failed: \(result)")
-        pthread_detach(thread)
     }
 }

@@ -54,7 +54,7 @@ public final class ConnectionPool: Sendable {
         // WAL, which fails with BUSY while another connection opens it.
         for _ in 0..<size {
             threadsRunning.enter()
-            PoolThread.start { [self] in
+            DedicatedThread.start { [self] in
                 defer { threadsRunning.leave() }
                 let connection: any SQLConnection
                 do throws(SQLError) {

@@ -6,13 +6,14 @@
 
 /// A detached system thread: database work must block a thread of its
 /// own, never one of Swift's cooperative pool or Dispatch's.
-enum PoolThread {
+public enum DedicatedThread {
     private final class Start: Sendable {
         let body: @Sendable () -> Void
         init(_ body: @escaping @Sendable () -> Void) { self.body = body }
     }
 
-    static func start(_ body: @escaping @Sendable () -> Void) {
+    /// Runs `body` on a new detached thread.
+    public static func start(_ body: @escaping @Sendable () -> Void) {
         let start = Unmanaged.passRetained(Start(body)).toOpaque()
         var thread = pthread_t()
         let result = pthread_create(

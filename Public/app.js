@@ -193,8 +193,11 @@
     if (liveSource) { liveSource.close(); liveSource = null; }
     if (!window.EventSource || !stack.querySelector(":scope > section[data-live]")) return;
     const url = new URL(location.pathname.replace(/\/+$/, "") + "/live" + location.search, location.href);
-    // A stream opened anew (not the browser's own retry) says what it has already seen.
-    if (lastEventId) url.searchParams.set("lastEventId", lastEventId);
+    // A stream opened anew (not the browser's own retry) says what it has already seen:
+    // its last event, or the versions the cards were rendered at.
+    const rendered = [...stack.querySelectorAll(":scope > section[data-live]")]
+      .map((card) => card.dataset.section + "=" + (card.dataset.live || "0")).join(".");
+    url.searchParams.set("lastEventId", lastEventId || rendered);
     const source = new EventSource(url.pathname + url.search);
     liveSource = source;
     source.addEventListener("open", () => { liveRetry = 1000; });

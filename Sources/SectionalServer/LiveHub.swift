@@ -105,6 +105,9 @@ public final class LiveHub: Sendable {
     /// The version of `key`; 0 before any change.
     public func version(of key: String) -> Int { state.withLock { $0.versions[key] ?? 0 } }
 
+    /// A section's version: the sum of its keys' versions, which grows whenever any of them does.
+    public static func version(of keys: Set<String>, in hub: LiveHub) -> Int { keys.reduce(0) { $0 + hub.version(of: $1) } }
+
     /// Streams open now.
     public var openStreams: Int { state.withLock { $0.subscribers.count } }
 

@@ -53,7 +53,7 @@ struct LiveStream<Page: ComposedPage>: Sendable {
         func run(_ subscription: LiveSubscription, sent: [SectionID: Int], into writer: ResponseBodyWriter) async {
             var sent = sent
             writer.write(Array("retry: 1000\n\n".utf8))
-            // What changed while the client was away (or since the page was rendered, when it says nothing).
+            // What changed since the versions the client has (its last event, or the page's cards).
             let stale = keys.filter { sent[$0.id] != nil && sent[$0.id] != version(of: $0.keys) }.map(\.id)
             if !stale.isEmpty {
                 let stillThere = await send(stale, sent: &sent, into: writer)
@@ -83,7 +83,7 @@ struct LiveStream<Page: ComposedPage>: Sendable {
             subscription.end()
         }
 
-        private func version(of keys: Set<String>) -> Int { keys.reduce(0) { $0 + hub.version(of: $1) } }
+        private func version(of keys: Set<String>) -> Int { LiveHub.version(of: keys, in: hub) }
 
         /// Renders the sections for the stream's visitor and sends each as an event. `false` when the visitor is gone.
         private func send(_ ids: [SectionID], sent: inout [SectionID: Int], into writer: ResponseBodyWriter) async -> Bool {

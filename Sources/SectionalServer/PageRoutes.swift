@@ -138,6 +138,7 @@ struct PageRoutes<Page: ComposedPage>: Sendable {
         controller.plan = plan
         controller.address = address
         controller.heading = page.heading
+        if let hub = site.live { controller.liveVersion = { section in LiveHub.version(of: section.liveKeys, in: hub) } }
         return controller
     }
 

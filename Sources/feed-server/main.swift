@@ -66,6 +66,19 @@ do {
     _ = try waitHere { await LivePublisher.load(hub, from: loaded) }
 }
 let listener: PostgresListener? = if case .postgres(let url) = options.database { LivePublisher.listen(live, url: url) } else { nil }
+// The metrics listener first: a busy metrics port stops the start before the public port takes any request.
+let serving = ServingServer()
+var metricsServer: Server?
+if let metrics, let port = options.metricsPort {
+    metrics.trackRequestsInFlight { serving.requestsInFlight }
+    do {
+        metricsServer = try startMetricsListener(metrics, host: options.metricsHost, port: port)
+        Logger.standardError.log("feed-server: metrics on http://\(options.metricsHost):\(metricsServer!.port)/metrics")
+    } catch {
+        Logger.standardError.log("feed-server: metrics listener: \(error)")
+        exit(2)
+    }
+}
 let server: Server
 do {
     let router = try buildRouter(
@@ -75,22 +88,12 @@ do {
     configuration.requestObserver = metrics?.observe
     // JSON lines go alone on standard output; messages stay on standard error.
     server = try Server.start(configuration, responder: router, logger: options.logFormat == .json ? .standardOutput : .standardError)
+    serving.set(server)
 } catch {
     Logger.standardError.log("feed-server: \(error)")
     exit(2)
 }
 
-var metricsServer: Server?
-if let metrics, let port = options.metricsPort {
-    metrics.trackRequestsInFlight { [server] in server.requestsInFlight }
-    do {
-        metricsServer = try startMetricsListener(metrics, host: options.metricsHost, port: port)
-        Logger.standardError.log("feed-server: metrics on http://\(options.metricsHost):\(metricsServer!.port)/metrics")
-    } catch {
-        Logger.standardError.log("feed-server: metrics listener: \(error)")
-        exit(2)
-    }
-}
 Logger.standardError.log("feed-server: data in \(options.database)")
 Logger.standardError.log("feed-server: listening on http://\(options.host):\(server.port)/feed")
 let signal = TerminationSignals.wait()
@@ -109,6 +112,13 @@ metricsServer?.stop()
 listener?.stop()
 data.pool?.close()
 exit(0)
+
+/// The public server once it runs, for the metrics read before it starts.
+final class ServingServer: Sendable {
+    private let server = Mutex<Server?>(nil)
+    func set(_ running: Server) { server.withLock { $0 = running } }
+    var requestsInFlight: Int { server.withLock { $0?.requestsInFlight ?? 0 } }
+}
 
 /// `/metrics` on a listener of its own: never on the public port by accident.
 func startMetricsListener(_ metrics: ServerMetrics, host: String, port: Int) throws -> Server {

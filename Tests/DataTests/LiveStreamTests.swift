@@ -48,7 +48,7 @@ struct LiveStreamTests {
         let secondTab = app.browser()
         try await secondTab.signIn("alex", "alex-demo-1")
         let page = try await alex.get("/feed?stream=0").bodyText
-        #expect(page.contains(#"data-section="alerts" aria-labelledby="alerts-title" data-live="""#))
+        #expect(page.contains(#"data-section="alerts" aria-labelledby="alerts-title" data-live="0""#), "the card says the version it shows")
         let alert = try await app.data.feed.alerts(of: UserID(1))[0]
         let dismiss = try #require(Browser.form("/feed/alerts/\(alert.id)/dismiss", in: page))
 
@@ -74,7 +74,9 @@ struct LiveStreamTests {
         let app = try LiveApp()
         let alex = app.browser()
         try await alex.signIn("alex", "alex-demo-1")
-        app.hub.publish("alerts:1")
+        #expect(try await alex.get("/feed?stream=0").bodyText.contains(#"data-live="0""#))
+        app.hub.publish("alerts:1")  // after the page was rendered, before its stream opens
+        #expect(try await alex.get("/feed?stream=0").bodyText.contains(#"data-live="1""#))
         try await withLiveServer(app.router) { server in
             let port = server.port
             let stale = try Stream(port: port, cookie: alex.cookie!, lastEventID: "alerts=0")

@@ -15,6 +15,10 @@ open class StackPageController: SectionController {
     public var heading: String?
     /// Where the cards go: in page order, or into slots they fill as they arrive.
     public var layout = StackLayout.pageOrder
+    /// The version of a live section's data as rendered, written on its card
+    /// (`data-live="3"`) so that the page's event stream starts from it and
+    /// misses no change made after the render. Set by the server that has the live hub.
+    public var liveVersion: ((SectionController) -> Int)?
 
     /// Set by a streaming `PageDocument`: cards whose sections are still
     /// loading are left as gaps, to be rendered when they finish.
@@ -116,7 +120,7 @@ open class StackPageController: SectionController {
         ]
         if case .slots = layout { attributes.append(HTMLAttribute("slot", child.id.rawValue)) }
         // The page script opens the page's event stream only when some card is live.
-        if !child.liveKeys.isEmpty { attributes.append(.data("live", "")) }
+        if !child.liveKeys.isEmpty { attributes.append(.data("live", liveVersion.map { String($0(child)) } ?? "")) }
         if case .failed(let error) = child.loadState {
             attributes.append(.data("load", error is SectionTimedOut ? "timed-out" : "failed"))
         }

@@ -1,27 +1,18 @@
 import Sectional
 
 /// The night before the day: time asleep, bedtime, quality.
-final class SleepSection: SectionController, CatalogSection, DaySection {
+final class SleepSection: DayRecordSection<Night>, CatalogSection {
     static let id: SectionID = "sleep"
     static let title = "Sleep"
-    private let store: any DayStore
-    private let user: UserID
-    var date: Day
-    private var night: Night?
 
     init(store: any DayStore, user: UserID, date: Day) {
-        self.store = store
-        self.user = user
-        self.date = date
-        super.init(id: Self.id, title: Self.title)
-    }
-
-    override func makeLoad() -> SectionLoad? {
-        SectionLoad({ [store, user, date] in try await store.sleep(of: user, on: date) }) { self.night = $0 }
+        super.init(id: Self.id, title: Self.title, store: store, user: user, date: date) { store, user, day in
+            try await store.sleep(of: user, on: day)
+        }
     }
 
     override func render(into html: inout HTMLWriter) {
-        guard let night else {
+        guard let night = record else {
             p(.class("quiet")) { "No sleep recorded for this night." }.render(into: &html)
             return
         }

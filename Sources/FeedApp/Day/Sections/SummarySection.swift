@@ -1,27 +1,18 @@
 import Sectional
 
 /// Steps, active minutes and calories for the day.
-final class SummarySection: SectionController, CatalogSection, DaySection {
+final class SummarySection: DayRecordSection<DaySummary>, CatalogSection {
     static let id: SectionID = "summary"
     static let title = "Summary"
-    private let store: any DayStore
-    private let user: UserID
-    var date: Day
-    private var summary: DaySummary?
 
     init(store: any DayStore, user: UserID, date: Day) {
-        self.store = store
-        self.user = user
-        self.date = date
-        super.init(id: Self.id, title: Self.title)
-    }
-
-    override func makeLoad() -> SectionLoad? {
-        SectionLoad({ [store, user, date] in try await store.summary(of: user, on: date) }) { self.summary = $0 }
+        super.init(id: Self.id, title: Self.title, store: store, user: user, date: date) { store, user, day in
+            try await store.summary(of: user, on: day)
+        }
     }
 
     override func render(into html: inout HTMLWriter) {
-        guard let summary else {
+        guard let summary = record else {
             p(.class("quiet")) { "No activity recorded for this day." }.render(into: &html)
             return
         }

@@ -1,27 +1,18 @@
 import Sectional
 
 /// The day's workout, or a rest day.
-final class WorkoutSection: SectionController, CatalogSection, DaySection {
+final class WorkoutSection: DayRecordSection<Workout>, CatalogSection {
     static let id: SectionID = "workout"
     static let title = "Workout"
-    private let store: any DayStore
-    private let user: UserID
-    var date: Day
-    private var workout: Workout?
 
     init(store: any DayStore, user: UserID, date: Day) {
-        self.store = store
-        self.user = user
-        self.date = date
-        super.init(id: Self.id, title: Self.title)
-    }
-
-    override func makeLoad() -> SectionLoad? {
-        SectionLoad({ [store, user, date] in try await store.workout(of: user, on: date) }) { self.workout = $0 }
+        super.init(id: Self.id, title: Self.title, store: store, user: user, date: date) { store, user, day in
+            try await store.workout(of: user, on: day)
+        }
     }
 
     override func render(into html: inout HTMLWriter) {
-        guard let workout else {
+        guard let workout = record else {
             p(.class("quiet")) { "Rest day: no workout recorded." }.render(into: &html)
             return
         }

@@ -187,38 +187,57 @@
   // event stream and swaps in each card the server re-renders after a change
   // (another tab, another device). Focus stays where it was; scroll too.
   let liveSource = null;
+  let liveURL = "";
   let liveRetry = 1000;
-  let lastEventId = "";
+  let liveTimer = null;
+  let liveEnded = false;
+  const seenVersions = new Map();  // section id -> version the page shows
   function openLive() {
-    if (liveSource) { liveSource.close(); liveSource = null; }
-    if (!window.EventSource || !stack.querySelector(":scope > section[data-live]")) return;
+    clearTimeout(liveTimer);
+    const cards = [...stack.querySelectorAll(":scope > section[data-live]")];
+    for (const card of cards) {
+      const version = Number(card.dataset.live || 0);
+      if (!(seenVersions.get(card.dataset.section) >= version)) seenVersions.set(card.dataset.section, version);
+    }
     const url = new URL(location.pathname.replace(/\/+$/, "") + "/live" + location.search, location.href);
-    // A stream opened anew (not the browser's own retry) says what it has already seen:
-    // its last event, or the versions the cards were rendered at.
-    const rendered = [...stack.querySelectorAll(":scope > section[data-live]")]
-      .map((card) => card.dataset.section + "=" + (card.dataset.live || "0")).join(".");
-    url.searchParams.set("lastEventId", lastEventId || rendered);
+    // The same composition: the stream already open serves it.
+    if (liveSource && liveURL === url.pathname + url.search) return;
+    if (liveSource) { liveSource.close(); liveSource = null; }
+    if (!window.EventSource || liveEnded || cards.length === 0) return;
+    liveURL = url.pathname + url.search;
+    // A stream opened anew (not the browser's own retry) says what the page already shows.
+    url.searchParams.set("lastEventId", cards.map((card) => card.dataset.section + "=" + (seenVersions.get(card.dataset.section) || 0)).join("."));
     const source = new EventSource(url.pathname + url.search);
     liveSource = source;
     source.addEventListener("open", () => { liveRetry = 1000; });
     source.addEventListener("section", (event) => {
-      lastEventId = event.lastEventId || lastEventId;
       const fresh = fragmentElement(event.data);
       const old = fresh && sectionElement(fresh.dataset.section);
       if (!old) return;
+      for (const pair of (event.lastEventId || "").split(".")) {
+        const [id, version] = pair.split("=");
+        if (id) seenVersions.set(id, Number(version));
+      }
+      // Focus goes back to the same control (the same form's button), else to the card's heading.
+      const focused = old.contains(document.activeElement) ? document.activeElement.closest("form") : null;
       const hadFocus = old.contains(document.activeElement);
       old.replaceWith(fresh);
       if (hadFocus) {
-        const target = fresh.querySelector("form[data-refresh] button") || fresh.querySelector("h2");
-        if (target) { if (target.tagName === "H2") target.tabIndex = -1; target.focus({ preventScroll: true }); }
+        const same = focused && fresh.querySelector('form[action="' + CSS.escape(focused.getAttribute("action")) + '"] button');
+        const target = same || fresh.querySelector("h2");
+        if (target === fresh.querySelector("h2")) target.tabIndex = -1;
+        target.focus({ preventScroll: true });
       }
     });
+    // Replaced by a newer page of this user's, or signed out: not reopened.
+    source.addEventListener("end", () => { source.close(); liveSource = null; liveEnded = true; });
     source.addEventListener("error", () => {
       // The browser retries a dropped stream itself, but never one that ended
-      // with a non-200 (a proxy's 502, a 429): reopen that one, backing off.
+      // with a non-200 (a proxy's 502, a 503): reopen that one, backing off.
       if (source.readyState !== EventSource.CLOSED || liveSource !== source) return;
       liveSource = null;
-      setTimeout(openLive, liveRetry);
+      liveURL = "";
+      liveTimer = setTimeout(openLive, liveRetry);
       liveRetry = Math.min(liveRetry * 2, 30000);
     });
   }

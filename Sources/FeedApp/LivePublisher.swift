@@ -33,7 +33,7 @@ public struct LivePublisher: Sendable {
             if pool.dialect == .sqlite { hub.received(key, version: version) }
         } catch {
             logger.log("live: the change of \(key) could not be recorded, telling this replica only: \(error)")
-            hub.publish(key)
+            hub.nudge(key)
         }
     }
 

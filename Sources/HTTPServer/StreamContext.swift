@@ -19,6 +19,10 @@ final class StreamContext: ResponseBodySink, @unchecked Sendable {
         var released = false
         /// Bytes handed to libmicrohttpd, for the access log.
         var sent: UInt64 = 0
+        /// Bytes written and not yet sent.
+        var queued = 0
+        /// The client read too slowly for what was written: the stream ends with an error.
+        var overflowed = false
 
         /// Clears the parked flag; `true` when the reader was parked and must be woken.
         mutating func takeParkedReader() -> Bool {
@@ -47,16 +51,25 @@ final class StreamContext: ResponseBodySink, @unchecked Sendable {
 
     deinit { core.liveStreams.subtract(1, ordering: .relaxed) }
 
+    /// Bytes a stream may hold for a client that reads slowly: far above any page,
+    /// and a bound on what a reader that trickles (or a long-lived event stream) can cost.
+    static let queueLimit = 4 << 20
+
     func write(_ bytes: [UInt8]) {
         let wake = state.withLock { state -> Bool in
-            guard !state.finished, !state.released else { return false }
+            guard !state.finished, !state.released, !state.overflowed else { return false }
+            guard state.queued + bytes.count <= Self.queueLimit else {
+                state.overflowed = true
+                return state.takeParkedReader()
+            }
             state.chunks.append(bytes)
+            state.queued += bytes.count
             return state.takeParkedReader()
         }
         if wake { core.unpark(self) }
     }
 
-    var isOpen: Bool { state.withLock { !$0.released } }
+    var isOpen: Bool { state.withLock { !$0.released && !$0.overflowed } }
 
     /// No more writes: the reader ends the body once the queue is drained.
     func finish() {
@@ -88,6 +101,7 @@ final class StreamContext: ResponseBodySink, @unchecked Sendable {
     /// Copies queued bytes into libmicrohttpd's buffer, or parks the reader.
     func read(into buffer: UnsafeMutableRawBufferPointer) -> Read {
         state.withLock { state in
+            if state.overflowed { return .failed }
             if !state.chunks.isEmpty {
                 var written = 0
                 while written < buffer.count, !state.chunks.isEmpty {
@@ -105,6 +119,7 @@ final class StreamContext: ResponseBodySink, @unchecked Sendable {
                     }
                 }
                 state.sent += UInt64(written)
+                state.queued -= written
                 return .bytes(written)
             }
             if state.finished { return .endOfStream }

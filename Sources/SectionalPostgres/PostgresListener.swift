@@ -1,4 +1,5 @@
 import CLibPQ
+import Dispatch
 import SectionalSQL
 import Synchronization
 
@@ -28,19 +29,30 @@ public final class PostgresListener: Sendable {
         resync: @escaping @Sendable (any SQLConnection) -> Void
     ) {
         let stopped = stopped
+        // TCP keepalives, and a probe below, find a connection that died silently (a failover, a dropped flow).
+        let separator = url.contains("?") ? "&" : "?"
+        let listening = url + separator + "keepalives_idle=30&keepalives_interval=10&keepalives_count=3"
         DedicatedThread.start {
             var backoff: UInt32 = 100_000
             while !stopped.isRaised {
                 do {
-                    let connection = try PostgresConnection(url: url)
+                    let connection = try PostgresConnection(url: listening)
                     try connection.executeScript("LISTEN \"\(channel)\"")
                     resync(connection)
                     connection.drainNotifications(into: notified)
-                    backoff = 100_000
+                    var lastProbe = DispatchTime.now().uptimeNanoseconds
                     while !stopped.isRaised, connection.waitForNotifications(milliseconds: 500) {
                         connection.drainNotifications(into: notified)
+                        if DispatchTime.now().uptimeNanoseconds - lastProbe > 30_000_000_000 {
+                            try connection.executeScript("SELECT 1")
+                            connection.drainNotifications(into: notified)
+                            lastProbe = DispatchTime.now().uptimeNanoseconds
+                            backoff = 100_000  // it held: the next loss starts from a short wait again
+                        }
                     }
-                } catch {
+                } catch {}
+                // Lost (or never made): wait before the next try, longer each time it is lost again quickly.
+                if !stopped.isRaised {
                     usleep(backoff)
                     backoff = min(backoff * 2, 5_000_000)
                 }

@@ -45,6 +45,8 @@ public final class LiveHub: Sendable {
     }
 
     private let state = Mutex(State())
+    /// The change that tells a stream to end for good (version 0: replaced by a newer one; 1: signed out).
+    public static let endKey = ""
     /// Changes a stream's queue holds before it drops the oldest.
     static let queueLength = 16
 
@@ -73,6 +75,7 @@ public final class LiveHub: Sendable {
             state.subscribers[state.nextID] = Subscriber(keys: keys, user: user, session: session, continuation: continuation)
             return (state.nextID, evicted)
         }
+        evicted?.yield(Change(key: Self.endKey, version: 0))
         evicted?.finish()
         guard let id else {
             continuation.finish()
@@ -114,8 +117,18 @@ public final class LiveHub: Sendable {
     /// Ends the streams of `session`: it was signed out.
     public func closeSession(_ session: String) {
         let ending = state.withLock { state in state.subscribers.values.filter { $0.session == session }.map(\.continuation) }
-        for continuation in ending { continuation.finish() }
+        for continuation in ending {
+            continuation.yield(Change(key: Self.endKey, version: 1))
+            continuation.finish()
+        }
     }
+
+    /// Tells `key`'s watchers to render again without a new version: when
+    /// the version could not be recorded, it must not drift from the database's.
+    public func nudge(_ key: String) { deliver(Change(key: key, version: version(of: key))) }
+
+    /// Whether `closeAll()` ran: the replica is stopping.
+    public var isClosed: Bool { state.withLock { $0.closed } }
 
     /// Ends every stream and takes no more: before the server stops, so that stopping stays fast.
     public func closeAll() {

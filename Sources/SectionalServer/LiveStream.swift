@@ -21,11 +21,16 @@ struct LiveStream<Page: ComposedPage>: Sendable {
         let keys = live.map { (id: $0.id, keys: $0.liveKeys) }
         let user = page.logUser(context) ?? "anonymous"
         guard let subscription = hub.subscribe(to: Set(keys.flatMap(\.keys)), user: user, session: page.liveSession(context)) else {
+            // Stopping: a 503, which a proxy retries on another replica; full: a 429.
+            if hub.isClosed { throw HTTPError(.serviceUnavailable, "This replica is stopping.", headers: ["Retry-After": "1"]) }
             throw HTTPError(.tooManyRequests, "Too many live pages are open; close some, or reload later.", headers: ["Retry-After": "10"])
         }
         // The browser's own reconnect sends the header; a stream the page script opens anew, the query item.
         let sent = Self.versions(in: request.headers["Last-Event-ID"] ?? request.queryValue("lastEventId"))
-        let stream = Stream(page: page, routes: routes, request: request, plan: plan, keys: keys, hub: hub)
+        // Its checks of the visitor must not count as activity: an open tab does not keep a session from idling out.
+        var check = request
+        check.headers["Sectional-Live-Check"] = "1"
+        let stream = Stream(page: page, routes: routes, request: check, plan: plan, keys: keys, hub: hub)
         return Response(
             headers: ["Content-Type": "text/event-stream", "Cache-Control": "no-store", "X-Accel-Buffering": "no"],
             body: .stream(ResponseStream { writer in await stream.run(subscription, sent: sent, into: writer) }))
@@ -74,6 +79,11 @@ struct LiveStream<Page: ComposedPage>: Sendable {
                     }
                 }
                 for await change in subscription.changes {
+                    if change.key == LiveHub.endKey {
+                        // Replaced by a newer page of the user's, or signed out: the script must not reopen it.
+                        writer.write(Array("event: end\ndata: \(change.version == 0 ? "replaced" : "signed-out")\n\n".utf8))
+                        break
+                    }
                     let changed = keys.filter { $0.keys.contains(change.key) }.map(\.id)
                     let stillThere = await send(changed, sent: &sent, into: writer)
                     if !stillThere { break }
@@ -100,10 +110,21 @@ struct LiveStream<Page: ComposedPage>: Sendable {
                 sent[id] = version
                 let eventID = keys.map { "\($0.id)=\(sent[$0.id] ?? 0)" }.joined(separator: ".")
                 var event = "event: section\nid: \(eventID)\n"
-                let card = html.withBytes { String(decoding: $0, as: UTF8.self) }
-                for line in card.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r" }) {
-                    event += "data: " + line + "\n"
+                // Every CR, LF or CRLF starts a new data line: on bytes, since "\r\n" is one Character.
+                let card = html.withBytes { Array($0) }
+                var lines: [[UInt8]] = [[]]
+                var index = 0
+                while index < card.count {
+                    let byte = card[index]
+                    if byte == 0x0D || byte == 0x0A {
+                        if byte == 0x0D, index + 1 < card.count, card[index + 1] == 0x0A { index += 1 }
+                        lines.append([])
+                    } else {
+                        lines[lines.count - 1].append(byte)
+                    }
+                    index += 1
                 }
+                for line in lines { event += "data: " + String(decoding: line, as: UTF8.self) + "\n" }
                 writer.write(Array((event + "\n").utf8))
             }
             return writer.isOpen

@@ -138,7 +138,11 @@ struct PageRoutes<Page: ComposedPage>: Sendable {
         controller.plan = plan
         controller.address = address
         controller.heading = page.heading
-        if let hub = site.live { controller.liveVersion = { section in LiveHub.version(of: section.liveKeys, in: hub) } }
+        if let hub = site.live {
+            // The versions before anything loads: a change during the load then shows as newer than the card.
+            let before = Dictionary(controller.children.map { ($0.id, LiveHub.version(of: $0.liveKeys, in: hub)) }) { first, _ in first }
+            controller.liveVersion = { section in before[section.id] ?? LiveHub.version(of: section.liveKeys, in: hub) }
+        }
         return controller
     }
 

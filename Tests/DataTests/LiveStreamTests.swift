@@ -120,13 +120,18 @@ struct LiveStreamTests {
             #expect(try await oldest.waitFor("retry: 1000"))
             let open = [try Stream(port: port, cookie: alex.cookie!), try Stream(port: port, cookie: alex.cookie!)]
             for stream in open { #expect(try await stream.waitFor("retry: 1000")) }
-            #expect(try await oldest.readUntilClosed().hasSuffix("0\r\n\r\n"), "a reload's new stream ended the oldest")
+            let ended = try await oldest.readUntilClosed()
+            #expect(ended.contains("event: end\r\n") || ended.contains("event: end\n"), "told not to reconnect")
+            #expect(ended.hasSuffix("0\r\n\r\n"), "a reload's new stream ended the oldest")
             let samsFirst = try Stream(port: port, cookie: sam.cookie!)
             #expect(try await samsFirst.waitFor("retry: 1000"))
             let cookie = sam.cookie!
             let refused = try await onOwnThread { try RawHTTPClient(port: port).request("/feed/live", headers: ["Cookie: \(cookie)"]) }
             #expect(refused.status == 429, "the server's three streams are open")
             #expect(refused.header("Retry-After") != nil)
+            app.hub.closeAll()
+            let stopping = try await onOwnThread { try RawHTTPClient(port: port).request("/feed/live", headers: ["Cookie: \(cookie)"]) }
+            #expect(stopping.status == 503, "a stopping replica's 503 is retried elsewhere by a proxy")
             let alexCookie = alex.cookie!
             let noLive = try await onOwnThread {
                 try RawHTTPClient(port: port).request("/feed/live?sections=balances", headers: ["Cookie: \(alexCookie)"])

@@ -54,7 +54,9 @@ struct LiveHubTests {
         let kept = hub.subscribe(to: ["k"], user: "a", session: nil)
         let newest = hub.subscribe(to: ["k"], user: "a", session: nil)
         #expect(kept != nil && newest != nil)
-        for await _ in oldest.changes {}  // ended by the third
+        var told: [LiveHub.Change] = []
+        for await change in oldest.changes { told.append(change) }  // ended by the third
+        #expect(told == [.init(key: LiveHub.endKey, version: 0)], "told it was replaced, so the page does not reconnect")
         let other = hub.subscribe(to: ["k"], user: "b", session: nil)
         #expect(other != nil)
         #expect(hub.subscribe(to: ["k"], user: "c", session: nil) == nil, "a fourth in all")

@@ -64,7 +64,9 @@ struct Accounts: Sendable {
                 try await store.deleteSession(tokenHash: hash)
                 return nil
             }
-            if now - session.lastSeenAt >= Self.touchInterval { try await store.touchSession(tokenHash: hash, now: now) }
+            // A live page's own checks are not activity: an open tab must not keep the session from idling out.
+            let isLiveCheck = request.headers["Sectional-Live-Check"] != nil
+            if !isLiveCheck, now - session.lastSeenAt >= Self.touchInterval { try await store.touchSession(tokenHash: hash, now: now) }
             return Visitor(user: session.user, sessionHash: hash)
         } catch let error as HTTPError {
             throw error

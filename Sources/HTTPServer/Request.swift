@@ -16,6 +16,9 @@ public struct Request: Sendable {
     /// The address the connection came from (`127.0.0.1`, `::1`), when known:
     /// a proxy's own address when a proxy forwards the request.
     public var clientAddress: String?
+    /// Set when the server reads the request again on its own (a live stream
+    /// checking its visitor at each heartbeat): not the visitor's activity.
+    public var isRecheck = false
 
     /// A request from its decoded parts, e.g. in a test.
     public init(method: HTTPMethod, path: String, query: [QueryItem] = [], headers: HTTPHeaders = [:], body: [UInt8] = []) {

@@ -8,13 +8,11 @@ public enum SQLValue: Sendable, Hashable {
     case text(String)
 }
 
-extension SQLValue: ExpressibleByIntegerLiteral, ExpressibleByStringLiteral, ExpressibleByBooleanLiteral {
+extension SQLValue: ExpressibleByIntegerLiteral, ExpressibleByStringLiteral {
     /// `5` in a parameter list is `.integer(5)`.
     public init(integerLiteral value: Int64) { self = .integer(value) }
     /// `"x"` in a parameter list is `.text("x")`.
     public init(stringLiteral value: String) { self = .text(value) }
-    /// Booleans are bound as integers 0 and 1; PostgreSQL casts them where a column is `boolean`.
-    public init(booleanLiteral value: Bool) { self = .integer(value ? 1 : 0) }
 
     /// An integer value.
     public static func int(_ value: Int) -> SQLValue { .integer(Int64(value)) }
@@ -89,9 +87,6 @@ public struct SQLError: Error, Sendable, Equatable, CustomStringConvertible {
         self.code = code
         self.message = message
     }
-
-    /// The statement was stopped from another thread (a deadline passed).
-    public var isInterrupted: Bool { code == "SQLITE_INTERRUPT" || code == "57014" || code == "interrupted" }
 
     /// The message with its code, as logs show it.
     public var description: String { "\(message) [\(code)]" }

@@ -22,14 +22,18 @@ public struct SessionCookie: Sendable {
 
     /// The cookie's value in the request's `Cookie` fields, if sent.
     public func value(in request: Request) -> String? {
-        // Browsers send one Cookie field. Its pairs are scanned in place: this
-        // runs on every request, and lowercasing each field name cost more
-        // than the page's three form tokens.
+        // Browsers send one Cookie field; this runs on every request, so it
+        // scans that field's bytes once and copies only the value it finds.
         guard let field = request.headers["Cookie"] else { return nil }
-        let prefix = name + "="
-        for pair in field.utf8.split(separator: UInt8(ascii: ";")) {
-            let trimmed = pair.drop { $0 == UInt8(ascii: " ") }
-            if trimmed.starts(with: prefix.utf8) { return String(Substring(trimmed.dropFirst(prefix.utf8.count))) }
+        let bytes = field.utf8
+        var start = bytes.startIndex
+        while start != bytes.endIndex {
+            let end = bytes[start...].firstIndex(of: UInt8(ascii: ";")) ?? bytes.endIndex
+            let pair = bytes[start..<end].drop { $0 == UInt8(ascii: " ") }
+            if pair.starts(with: name.utf8), pair.dropFirst(name.utf8.count).first == UInt8(ascii: "=") {
+                return String(Substring(pair.dropFirst(name.utf8.count + 1)))
+            }
+            start = end == bytes.endIndex ? end : bytes.index(after: end)
         }
         return nil
     }

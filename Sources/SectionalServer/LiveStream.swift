@@ -29,7 +29,7 @@ struct LiveStream<Page: ComposedPage>: Sendable {
         let sent = Self.versions(in: request.headers["Last-Event-ID"] ?? request.queryValue("lastEventId"))
         // Its checks of the visitor must not count as activity: an open tab does not keep a session from idling out.
         var check = request
-        check.headers["Sectional-Live-Check"] = "1"
+        check.isRecheck = true
         let stream = Stream(page: page, routes: routes, request: check, plan: plan, keys: keys, hub: hub)
         return Response(
             headers: ["Content-Type": "text/event-stream", "Cache-Control": "no-store", "X-Accel-Buffering": "no"],

@@ -140,7 +140,8 @@ struct PageRoutes<Page: ComposedPage>: Sendable {
         controller.heading = page.heading
         if let hub = site.live {
             // The versions before anything loads: a change during the load then shows as newer than the card.
-            let before = Dictionary(controller.children.map { ($0.id, LiveHub.version(of: $0.liveKeys, in: hub)) }) { first, _ in first }
+            let live = controller.children.compactMap { child in child.liveKeys.isEmpty ? nil : (child.id, child.liveKeys) }
+            let before = Dictionary(live.map { ($0.0, LiveHub.version(of: $0.1, in: hub)) }) { first, _ in first }
             controller.liveVersion = { section in before[section.id] ?? LiveHub.version(of: section.liveKeys, in: hub) }
         }
         return controller

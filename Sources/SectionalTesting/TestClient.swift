@@ -31,7 +31,7 @@ extension TestClient {
     public func post(_ target: String, form fields: [(String, String)], headers: HTTPHeaders = [:]) async throws -> TestResponse {
         var headers = headers
         if headers["Content-Type"] == nil { headers.add("Content-Type", "application/x-www-form-urlencoded") }
-        let body = fields.map { FormEncoding.encode($0.0) + "=" + FormEncoding.encode($0.1) }.joined(separator: "&")
+        let body = fields.map { PercentEncoding.encode($0.0) + "=" + PercentEncoding.encode($0.1) }.joined(separator: "&")
         return try await execute(.post, target, headers: headers, body: Array(body.utf8))
     }
 
@@ -82,23 +82,5 @@ public func withTestClient<Result: Sendable>(
         return try await withLiveServer(responder, configuration: configuration) { server in
             try await body(LiveClient(port: server.port))
         }
-    }
-}
-
-/// Percent-encoding of form fields: every byte but letters, digits and `-._~`.
-enum FormEncoding {
-    static func encode(_ text: String) -> String {
-        let hex = Array("0123456789ABCDEF".utf8)
-        var encoded: [UInt8] = []
-        for byte in text.utf8 {
-            switch byte {
-            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
-                UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"):
-                encoded.append(byte)
-            default:
-                encoded += [UInt8(ascii: "%"), hex[Int(byte >> 4)], hex[Int(byte & 0xF)]]
-            }
-        }
-        return String(decoding: encoded, as: UTF8.self)
     }
 }

@@ -120,7 +120,7 @@ struct SignInTests {
         try await TestDatabase.withData(.memory) { data, _ in
             let (browser, _) = try browser(data)
             #expect(try await browser.signIn("alex", "alex-demo-1", next: next).headers["Location"] == "/feed")
-            let form = try await browser.get("/signin?next=" + FormEncodingForTests.encode(next))
+            let form = try await browser.get("/signin?next=" + PercentEncoding.encode(next))
             #expect(form.headers["Location"] == "/feed", "signed in, /signin goes on to a local page only")
         }
     }
@@ -220,12 +220,5 @@ struct SignInLimitTests {
             #expect(response.status == .seeOther)
             #expect(response.headers["Location"] == "/signin?next=/feed")
         }
-    }
-}
-
-/// Percent-encodes a query value for these tests.
-enum FormEncodingForTests {
-    static func encode(_ text: String) -> String {
-        text.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? text
     }
 }

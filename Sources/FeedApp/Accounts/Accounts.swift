@@ -65,8 +65,7 @@ struct Accounts: Sendable {
                 return nil
             }
             // A live page's own checks are not activity: an open tab must not keep the session from idling out.
-            let isLiveCheck = request.headers["Sectional-Live-Check"] != nil
-            if !isLiveCheck, now - session.lastSeenAt >= Self.touchInterval { try await store.touchSession(tokenHash: hash, now: now) }
+            if !request.isRecheck, now - session.lastSeenAt >= Self.touchInterval { try await store.touchSession(tokenHash: hash, now: now) }
             return Visitor(user: session.user, sessionHash: hash)
         } catch let error as HTTPError {
             throw error
@@ -147,8 +146,9 @@ struct Accounts: Sendable {
         try await store.deleteExpiredSessions(
             createdBefore: now - seconds(settings.sessionLifetime), seenBefore: now - seconds(settings.sessionIdle))
         let token = SecretToken.generate()
-        try await store.createSession(tokenHash: SecretToken.hash(token), user: user.id, now: now)
-        return .signedIn(Visitor(user: user, sessionHash: SecretToken.hash(token)), token: token)
+        let tokenHash = SecretToken.hash(token)
+        try await store.createSession(tokenHash: tokenHash, user: user.id, now: now)
+        return .signedIn(Visitor(user: user, sessionHash: tokenHash), token: token)
     }
 
     /// Ends the request's session on the server.

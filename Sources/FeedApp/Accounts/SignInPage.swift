@@ -19,8 +19,13 @@ struct SignInPage {
         guard request.method == .get || request.method == .head else { return path + "?next=/feed" }
         var target = request.path
         let query = request.query.filter { $0.name != "stream" }
-        if !query.isEmpty { target += "?" + query.map { Percent.encode($0.name) + "=" + Percent.encode($0.value) }.joined(separator: "&") }
-        return path + "?next=" + Percent.encode(target)
+        if !query.isEmpty {
+            target +=
+                "?"
+                + query.map { PercentEncoding.encode($0.name, keeping: "/") + "=" + PercentEncoding.encode($0.value, keeping: "/") }.joined(
+                    separator: "&")
+        }
+        return path + "?next=" + PercentEncoding.encode(target, keeping: "/")
     }
 
     func response(status: HTTPStatus = .ok) -> Response {
@@ -61,23 +66,5 @@ struct SignInPage {
         var response = site.html(html, status: status)
         response.headers["Cache-Control"] = "no-store"
         return response
-    }
-}
-
-/// Percent-encoding of a query component: every byte but `A-Z a-z 0-9 - . _ ~ /`.
-enum Percent {
-    static func encode(_ text: String) -> String {
-        let hex = Array("0123456789ABCDEF".utf8)
-        var bytes: [UInt8] = []
-        for byte in text.utf8 {
-            switch byte {
-            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
-                UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"), UInt8(ascii: "/"):
-                bytes.append(byte)
-            default:
-                bytes += [UInt8(ascii: "%"), hex[Int(byte >> 4)], hex[Int(byte & 0xF)]]
-            }
-        }
-        return String(decoding: bytes, as: UTF8.self)
     }
 }

@@ -19,16 +19,21 @@ struct FormContext: Sendable {
     func token(for action: String) -> String { formGuard.token(for: action, subject: subject) }
 }
 
-/// Who is signed in, for the banner: their name and the sign-out form's token.
+/// Who is signed in, for the banner: their name and the sign-out form.
 struct AccountMenu: Sendable {
     let user: UserID
     let displayName: String
-    /// `nil` for an API token's visit: it has no session to sign out of.
-    let signOutToken: String?
+    /// The session's stored hash; `nil` for an API token's visit: it has no session to sign out of.
+    private let session: String?
+    private let formGuard: FormGuard
 
     init(_ visitor: Visitor, formGuard: FormGuard) {
         user = visitor.user.id
         displayName = visitor.user.displayName
-        signOutToken = visitor.sessionHash.map { formGuard.token(for: SignInRoutes.signOutPath, subject: $0) }
+        session = visitor.sessionHash
+        self.formGuard = formGuard
     }
+
+    /// The sign-out form's token, made only when a banner is rendered (fragments and JSON have none).
+    var signOutToken: String? { session.map { formGuard.token(for: SignInRoutes.signOutPath, subject: $0) } }
 }

@@ -35,3 +35,34 @@ enum PercentDecoding {
         }
     }
 }
+
+/// Percent-encoding of a query or form component: every byte but letters,
+/// digits, `-._~` and the ones a caller keeps readable (`/` in a path).
+public enum PercentEncoding {
+    /// `text` with every other byte written `%XX`.
+    public static func encode(_ text: String, keeping kept: String = "") -> String {
+        let keptBytes = Array(kept.utf8)
+        guard !text.utf8.allSatisfy({ isUnreserved($0) || keptBytes.contains($0) }) else { return text }
+        let hex = Array("0123456789ABCDEF".utf8)
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(text.utf8.count * 3)
+        for byte in text.utf8 {
+            if isUnreserved(byte) || keptBytes.contains(byte) {
+                bytes.append(byte)
+            } else {
+                bytes += [UInt8(ascii: "%"), hex[Int(byte >> 4)], hex[Int(byte & 0xF)]]
+            }
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    private static func isUnreserved(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+            UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"):
+            true
+        default:
+            false
+        }
+    }
+}

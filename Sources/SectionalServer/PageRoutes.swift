@@ -140,9 +140,13 @@ struct PageRoutes<Page: ComposedPage>: Sendable {
         controller.heading = page.heading
         if let hub = site.live {
             // The versions before anything loads: a change during the load then shows as newer than the card.
-            let live = controller.children.compactMap { child in child.liveKeys.isEmpty ? nil : (child.id, child.liveKeys) }
-            let before = Dictionary(live.map { ($0.0, LiveHub.version(of: $0.1, in: hub)) }) { first, _ in first }
-            controller.liveVersion = { section in before[section.id] ?? LiveHub.version(of: section.liveKeys, in: hub) }
+            let before = controller.children.compactMap { child in
+                child.liveKeys.isEmpty ? nil : (id: child.id, version: LiveHub.version(of: child.liveKeys, in: hub))
+            }
+            controller.liveVersion = { section in
+                if let known = before.first(where: { $0.id == section.id }) { return known.version }
+                return section.liveKeys.isEmpty ? nil : LiveHub.version(of: section.liveKeys, in: hub)
+            }
         }
         return controller
     }

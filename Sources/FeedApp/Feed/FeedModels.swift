@@ -11,7 +11,8 @@ public struct Account: Sendable, Equatable {
         self.balance = balance
     }
 
-    public var maskedNumber: String { "•••• " + lastDigits }
+    /// What stands for the hidden digits, before the last four.
+    public static let maskPrefix = "•••• "
 }
 
 /// Something the user should know about their money.
@@ -26,6 +27,15 @@ public struct FeedAlert: Sendable, Equatable {
             case .info: "Info"
             case .warning: "Warning"
             case .critical: "Critical"
+            }
+        }
+
+        /// The classes of an alert of this severity: `alert alert-critical`.
+        public var cssClass: String {
+            switch self {
+            case .info: "alert alert-info"
+            case .warning: "alert alert-warning"
+            case .critical: "alert alert-critical"
             }
         }
     }

@@ -14,12 +14,21 @@ struct PostForm: HTML {
     var cssClass = "post-form"
 
     func render(into html: inout HTMLWriter) {
-        var attributes: [HTMLAttribute] = [.class(cssClass), .method("post"), .action(action)]
-        if let refreshes { attributes.append(.data("refresh", refreshes.rawValue)) }
-        form(attributes: attributes) {
-            input(.type("hidden"), .name("token"), .value(token))
-            for field in hidden { input(.type("hidden"), .name(field.name), .value(field.value)) }
-            button(attributes: [.type("submit")] + (accessibleLabel.map { [.aria("label", $0)] } ?? [])) { label }
-        }.render(into: &html)
+        // Each choice spelled out: attributes are cheapest as a list written at once.
+        if let refreshes {
+            form(.class(cssClass), .method("post"), .action(action), .data("refresh", refreshes.rawValue)) { fields }.render(into: &html)
+        } else {
+            form(.class(cssClass), .method("post"), .action(action)) { fields }.render(into: &html)
+        }
+    }
+
+    @HTMLBuilder private var fields: some HTML {
+        input(.type("hidden"), .name("token"), .value(token))
+        ForEach(hidden) { field in input(.type("hidden"), .name(field.name), .value(field.value)) }
+        if let accessibleLabel {
+            button(.type("submit"), .aria("label", accessibleLabel)) { label }
+        } else {
+            button(.type("submit")) { label }
+        }
     }
 }

@@ -33,33 +33,41 @@ public struct PageAddress: Sendable, Equatable {
 
     /// The page's URL showing `plan`.
     public func url(for plan: CompositionPlan) -> String {
-        url(path, plan)
+        String(decoding: urlBytes(path, showing: plan.isDefault ? nil : plan.sectionIDs), as: UTF8.self)
     }
 
     /// The URL of one section's fragment, e.g. `/feed/sections/alerts?sections=alerts`.
     public func fragmentURL(of id: SectionID, in plan: CompositionPlan) -> String {
-        url(path + Self.fragmentSegment + id.rawValue, plan)
+        String(decoding: urlBytes(path + Self.fragmentSegment + id.rawValue, showing: plan.isDefault ? nil : plan.sectionIDs), as: UTF8.self)
     }
 
-    /// `path`, the context items, then the plan's canonical `sections` item.
-    /// Built in one string: pages make one of these per link.
-    private func url(_ path: String, _ plan: CompositionPlan) -> String {
-        var url = path
+    /// Writes the URL of the page showing `ids` into an attribute value:
+    /// a page's add and remove links, without a plan or a string made for each.
+    func writeURL(showing ids: [SectionID], base: [SectionID], into html: inout HTMLWriter) {
+        urlBytes(path, showing: ids == base ? nil : ids).withUnsafeBufferPointer { html.writeEscaped($0) }
+    }
+
+    /// `path`, the context items, then `sections` listing `ids` unless
+    /// `ids` is `nil` (the base layout, which needs none). Built as bytes:
+    /// pages make one of these per link.
+    private func urlBytes(_ path: String, showing ids: [SectionID]?) -> [UInt8] {
+        var url: [UInt8] = []
         url.reserveCapacity(path.utf8.count + 64)
-        var separator = "?"
+        url += path.utf8
+        var separator = UInt8(ascii: "?")
         for pair in context {
-            url += separator
-            url += QueryEncoding.encode(pair.name)
-            url += "="
-            url += QueryEncoding.encode(pair.value)
-            separator = "&"
+            url.append(separator)
+            QueryEncoding.append(pair.name, to: &url)
+            url.append(UInt8(ascii: "="))
+            QueryEncoding.append(pair.value, to: &url)
+            separator = UInt8(ascii: "&")
         }
-        if !plan.isDefault {
-            url += separator
-            url += "sections="
-            for (index, id) in plan.sectionIDs.enumerated() {
-                if index > 0 { url += "," }
-                url += QueryEncoding.encode(id.rawValue)
+        if let ids {
+            url.append(separator)
+            url += "sections=".utf8
+            for (index, id) in ids.enumerated() {
+                if index > 0 { url.append(UInt8(ascii: ",")) }
+                QueryEncoding.append(id.rawValue, to: &url)
             }
         }
         return url
@@ -68,19 +76,18 @@ public struct PageAddress: Sendable, Equatable {
 
 /// Percent-encoding for query names and values; `,` stays readable.
 enum QueryEncoding {
-    static func encode(_ text: String) -> String {
-        guard !text.utf8.allSatisfy(isUnreserved) else { return text }
-        var encoded: [UInt8] = []
-        encoded.reserveCapacity(text.utf8.count * 3)
-        let hexDigits = Array("0123456789ABCDEF".utf8)
+    /// `text`, percent-encoded, appended to `bytes`.
+    static func append(_ text: String, to bytes: inout [UInt8]) {
+        let hexDigits: StaticString = "0123456789ABCDEF"
         for byte in text.utf8 {
             if isUnreserved(byte) {
-                encoded.append(byte)
+                bytes.append(byte)
             } else {
-                encoded += [UInt8(ascii: "%"), hexDigits[Int(byte >> 4)], hexDigits[Int(byte & 0xF)]]
+                bytes.append(UInt8(ascii: "%"))
+                bytes.append(hexDigits.utf8Start[Int(byte >> 4)])
+                bytes.append(hexDigits.utf8Start[Int(byte & 0xF)])
             }
         }
-        return String(decoding: encoded, as: UTF8.self)
     }
 
     private static func isUnreserved(_ byte: UInt8) -> Bool {

@@ -17,8 +17,9 @@ open class StackPageController: SectionController {
     public var layout = StackLayout.pageOrder
     /// The version of a live section's data as rendered, written on its card
     /// (`data-live="3"`) so that the page's event stream starts from it and
-    /// misses no change made after the render. Set by the server that has the live hub.
-    public var liveVersion: ((SectionController) -> Int)?
+    /// misses no change made after the render; `nil` for a section that is
+    /// not live. Set by the server that has the live hub.
+    public var liveVersion: ((SectionController) -> Int?)?
 
     /// Set by a streaming `PageDocument`: cards whose sections are still
     /// loading are left as gaps, to be rendered when they finish.
@@ -113,50 +114,67 @@ open class StackPageController: SectionController {
     /// The card's markup: header with title and remove link, then the
     /// child's content or fallback. With the `.slots` layout the card must
     /// name its slot (`slot="ID"`).
+    ///
+    /// Written straight into the writer rather than built as elements: every
+    /// card of every page and fragment passes here, and its ids, links and
+    /// labels were a string apiece.
     open func renderCardMarkup(_ child: SectionController, into html: inout HTMLWriter) {
-        let headingID = child.id.rawValue + "-title"
-        var attributes: [HTMLAttribute] = [
-            .class("section"), .id("section-" + child.id.rawValue), .data("section", child.id.rawValue), .aria("labelledby", headingID),
-        ]
-        if case .slots = layout { attributes.append(HTMLAttribute("slot", child.id.rawValue)) }
+        let id = child.id.rawValue
+        html.writeRaw(#"<section class="section" id="section-"#)
+        html.writeEscaped(id)
+        html.writeRaw(#"" data-section=""#)
+        html.writeEscaped(id)
+        html.writeRaw(#"" aria-labelledby=""#)
+        html.writeEscaped(id)
+        html.writeRaw(#"-title""#)
+        if case .slots = layout { html.writeAttribute(" slot=\"", id) }
         // The page script opens the page's event stream only when some card is live.
-        if !child.liveKeys.isEmpty { attributes.append(.data("live", liveVersion.map { String($0(child)) } ?? "")) }
-        if case .failed(let error) = child.loadState {
-            attributes.append(.data("load", error is SectionTimedOut ? "timed-out" : "failed"))
+        if let liveVersion {
+            if let version = liveVersion(child) {
+                html.writeRaw(#" data-live=""#)
+                html.writeDecimal(version)
+                html.writeRaw("\"")
+            }
+        } else if !child.liveKeys.isEmpty {
+            html.writeRaw(#" data-live="""#)
         }
-        section(attributes: attributes) {
-            header(.class("section-header")) {
-                h2(.id(headingID)) { child.title }
-                if let plan, let address {
-                    a(
-                        .class("section-remove"), .href(address.url(for: plan.removing(child.id))),
-                        .data("section-action", "remove"), .aria("label", "Remove \(child.title)")
-                    ) { "Remove" }
-                }
-            }
-            div(.class("section-body")) {
-                HTMLRenderer { html in child.renderContent(into: &html) }
-            }
-        }.render(into: &html)
+        if case .failed(let error) = child.loadState {
+            html.writeAttribute(" data-load=\"", error is SectionTimedOut ? "timed-out" : "failed")
+        }
+        html.writeRaw(#"><header class="section-header"><h2 id=""#)
+        html.writeEscaped(id)
+        html.writeRaw(#"-title">"#)
+        html.writeEscaped(child.title)
+        html.writeRaw("</h2>")
+        if let plan, let address {
+            html.writeRaw(#"<a class="section-remove" href=""#)
+            address.writeURL(showing: plan.sectionIDs.filter { $0 != child.id }, base: plan.baseIDs, into: &html)
+            html.writeRaw(#"" data-section-action="remove" aria-label="Remove "#)
+            html.writeEscaped(child.title)
+            html.writeRaw(#"">Remove</a>"#)
+        }
+        html.writeRaw(#"</header><div class="section-body">"#)
+        child.renderContent(into: &html)
+        html.writeRaw("</div></section>")
     }
 
-    /// Links that add each section the page does not show.
+    /// Links that add each section the page does not show (written straight
+    /// into the writer, as the cards are).
     private func renderPicker(into html: inout HTMLWriter) {
         guard let plan, let address else { return }
         let absent = plan.absentIDs
         guard !absent.isEmpty else { return }
-        nav(.class("section-picker"), .aria("label", "Add sections")) {
-            h2 { "Add a section" }
-            ul {
-                for id in absent {
-                    li {
-                        a(.href(address.url(for: plan.adding(id))), .data("section-action", "add"), .data("section", id.rawValue)) {
-                            "+ \(plan.catalog.title(of: id) ?? id.rawValue)"
-                        }
-                    }
-                }
-            }
-        }.render(into: &html)
+        html.writeRaw(#"<nav class="section-picker" aria-label="Add sections"><h2>Add a section</h2><ul>"#)
+        for id in absent {
+            html.writeRaw(#"<li><a href=""#)
+            address.writeURL(showing: plan.sectionIDs + [id], base: plan.baseIDs, into: &html)
+            html.writeRaw(#"" data-section-action="add" data-section=""#)
+            html.writeEscaped(id.rawValue)
+            html.writeRaw(#"">+ "#)
+            html.writeEscaped(plan.catalog.title(of: id) ?? id.rawValue)
+            html.writeRaw("</a></li>")
+        }
+        html.writeRaw("</ul></nav>")
     }
 }
 

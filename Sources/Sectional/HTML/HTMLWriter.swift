@@ -36,31 +36,96 @@ public struct HTMLWriter: ~Copyable {
         append(UnsafeBufferPointer(start: markup.utf8Start, count: markup.utf8CodeUnitCount))
     }
 
+    /// Appends an integer in decimal, e.g. `-42`: numbers need no escaping,
+    /// nor a string made first.
+    public mutating func writeDecimal(_ number: Int) {
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in
+            var start = digits.count
+            var rest = number.magnitude
+            repeat {
+                start -= 1
+                digits[start] = UInt8(ascii: "0") + UInt8(rest % 10)
+                rest /= 10
+            } while rest > 0
+            if number < 0 { writeRaw("-") }
+            append(UnsafeBufferPointer(rebasing: digits[start...]))
+        }
+    }
+
     /// Appends text with `& < > " '` escaped: safe in element content and in
     /// quoted attribute values alike.
     public mutating func writeEscaped(_ text: String) {
         var text = text
-        text.withUTF8 { utf8 in
-            var clean = 0
-            for index in 0..<utf8.count {
-                let byte = utf8[index]
-                // One test for the common byte: is it one of the five at all?
-                guard byte < 64, Self.escapedBytes & (1 << UInt64(byte)) != 0 else { continue }
-                let replacement: StaticString
-                switch byte {
-                case UInt8(ascii: "&"): replacement = "&amp;"
-                case UInt8(ascii: "<"): replacement = "&lt;"
-                case UInt8(ascii: ">"): replacement = "&gt;"
-                case UInt8(ascii: "\""): replacement = "&quot;"
-                case UInt8(ascii: "'"): replacement = "&#39;"
-                default: continue
-                }
-                append(UnsafeBufferPointer(rebasing: utf8[clean..<index]))
-                writeRaw(replacement)
-                clean = index + 1
+        text.withUTF8 { writeEscaped($0) }
+    }
+
+    /// Appends UTF-8 text with `& < > " '` escaped.
+    public mutating func writeEscaped(_ utf8: UnsafeBufferPointer<UInt8>) {
+        var clean = 0
+        var index = Self.firstEscapable(in: utf8, from: 0)
+        while index < utf8.count {
+            let replacement: StaticString
+            switch utf8[index] {
+            case UInt8(ascii: "&"): replacement = "&amp;"
+            case UInt8(ascii: "<"): replacement = "&lt;"
+            case UInt8(ascii: ">"): replacement = "&gt;"
+            case UInt8(ascii: "\""): replacement = "&quot;"
+            default: replacement = "&#39;"
             }
-            append(UnsafeBufferPointer(rebasing: utf8[clean...]))
+            append(UnsafeBufferPointer(rebasing: utf8[clean..<index]))
+            writeRaw(replacement)
+            clean = index + 1
+            index = Self.firstEscapable(in: utf8, from: clean)
         }
+        append(UnsafeBufferPointer(rebasing: utf8[clean...]))
+    }
+
+    /// Appends an attribute: `prefix` (` name="`), the value escaped, and the closing quote.
+    public mutating func writeAttribute(_ prefix: StaticString, _ value: String) {
+        writeRaw(prefix)
+        writeEscaped(value)
+        writeRaw("\"")
+    }
+
+    /// Appends UTF-8 bytes unescaped: markup, or text known to need no escaping.
+    public mutating func writeRaw(_ utf8: UnsafeBufferPointer<UInt8>) {
+        append(utf8)
+    }
+
+    /// The index of the first of `& < > " '` at or after `start`, or the end.
+    ///
+    /// Most text has none of them, so it is scanned eight bytes at a time:
+    /// escaping was the largest cost of rendering a page byte by byte.
+    private static func firstEscapable(in utf8: UnsafeBufferPointer<UInt8>, from start: Int) -> Int {
+        var index = start
+        if let base = utf8.baseAddress {
+            while index + 8 <= utf8.count {
+                let word = UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)
+                if holdsEscapable(word) { break }
+                index += 8
+            }
+        }
+        while index < utf8.count {
+            let byte = utf8[index]
+            if byte < 64, escapedBytes & (1 << UInt64(byte)) != 0 { return index }
+            index += 1
+        }
+        return index
+    }
+
+    /// Whether one of the eight bytes in `word` is one of `& < > " '`
+    /// (exactly: the borrow of the test below can only spill past a true hit).
+    ///
+    /// For each of the five, `word ^ repeated` has a zero byte where it
+    /// occurs; `(x - 0x01…01) & ~x & 0x80…80` is non-zero exactly when `x`
+    /// has a zero byte (Hacker's Delight, 6-1).
+    @inline(__always)
+    private static func holdsEscapable(_ word: UInt64) -> Bool {
+        @inline(__always) func zeroByte(_ byte: UInt64) -> UInt64 {
+            let x = word ^ (byte &* 0x0101_0101_0101_0101)
+            return (x &- 0x0101_0101_0101_0101) & ~x & 0x8080_8080_8080_8080
+        }
+        return zeroByte(0x26) | zeroByte(0x3C) | zeroByte(0x3E) | zeroByte(0x22) | zeroByte(0x27) != 0
     }
 
     /// Bit N is set when byte N must be escaped: `"` `&` `'` `<` `>`.

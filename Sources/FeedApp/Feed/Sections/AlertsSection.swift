@@ -36,14 +36,14 @@ final class AlertsSection: SectionController, CatalogSection {
             p(.class("quiet")) { "No alerts. All is well." }.render(into: &html)
         } else {
             ul(.class("alerts")) {
-                for alert in alerts {
-                    li(.class("alert alert-\(alert.severity.label.lowercased())")) {
+                ForEach(alerts) { alert in
+                    li(.class(alert.severity.cssClass)) {
                         span(.class("badge")) { alert.severity.label }
                         div {
                             strong { alert.title }
                             p { alert.text }
                         }
-                        writeForm(action: "/feed/alerts/\(alert.id)/dismiss", label: "Dismiss", accessibleLabel: "Dismiss \(alert.title)")
+                        self.writeForm(action: "/feed/alerts/\(alert.id)/dismiss", label: "Dismiss", accessibleLabel: "Dismiss \(alert.title)")
                     }
                 }
             }.render(into: &html)

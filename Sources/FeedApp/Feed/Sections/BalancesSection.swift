@@ -22,21 +22,23 @@ final class BalancesSection: SectionController, CatalogSection {
         let total = Money(cents: accounts.reduce(0) { $0 + $1.balance.cents })
         table(.class("balances")) {
             tbody {
-                for account in accounts {
+                ForEach(accounts) { account in
                     tr {
                         td {
                             div(.class("account-name")) { account.name }
-                            div(.class("account-number")) { account.maskedNumber }
+                            div(.class("account-number")) {
+                                Account.maskPrefix; account.lastDigits
+                            }
                         }
                         td(.class(account.balance.isNegative ? "amount negative" : "amount")) {
-                            account.balance.formatted
+                            account.balance
                             if account.balance.isNegative { span(.class("owed")) { " owed" } }
                         }
                     }
                 }
                 tr(.class("total")) {
                     th { "Total" }
-                    td(.class(total.isNegative ? "amount negative" : "amount")) { total.formatted }
+                    td(.class(total.isNegative ? "amount negative" : "amount")) { total }
                 }
             }
         }.render(into: &html)

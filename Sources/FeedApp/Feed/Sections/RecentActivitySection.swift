@@ -21,13 +21,13 @@ final class RecentActivitySection: SectionController, CatalogSection {
     override func render(into html: inout HTMLWriter) {
         table(.class("activity")) {
             tbody {
-                for transaction in transactions {
+                ForEach(transactions) { transaction in
                     tr {
                         td(.class("date")) {
                             time(.datetime(transaction.date.description)) { "\(transaction.date.monthName.prefix(3)) \(transaction.date.day)" }
                         }
                         td { transaction.merchant }
-                        td(.class(transaction.amount.isNegative ? "amount" : "amount positive")) { transaction.amount.formatted }
+                        td(.class(transaction.amount.isNegative ? "amount" : "amount positive")) { transaction.amount }
                     }
                 }
             }

@@ -1,6 +1,6 @@
 # Hostile clients and long runs: fuzzing, sanitizers, slow clients, soak.
 # Each target installs what it needs (Debian packages, PyPI) and runs on
-# loopback only, bounded in time. See scripts/fuzz.sh, sanitize.sh, abuse.sh
+# loopback only, bounded in time. See scripts/fuzz.sh, sanitize.sh, abuse.py
 # and soak.py for what each does and the knobs it takes.
 
 FUZZ_SECONDS ?= 30
@@ -18,7 +18,7 @@ sanitize: deps
 
 ## abuse: slowloris and slow-read attacks (1,000 connections each) while a normal client measures /feed
 abuse: deps hostile-tools
-	SWIFT="$(SWIFT)" RELEASE_BUILD="$(RELEASE_BUILD)" bash scripts/abuse.sh
+	RELEASE_BUILD="$(RELEASE_BUILD)" python3 scripts/abuse.py
 
 ## soak: SOAK_REQUESTS mixed requests with wrk (zero 5xx, flat memory), then a leak check
 soak: deps hostile-tools

@@ -1,7 +1,7 @@
 # Hostile clients and long runs: fuzzing, sanitizers, slow clients, soak.
 # Each target installs what it needs (Debian packages, PyPI) and runs on
-# loopback only, bounded in time. See scripts/fuzz.sh, sanitize.sh, abuse.sh
-# and soak.sh for what each does and the knobs it takes.
+# loopback only, bounded in time. See scripts/fuzz.sh, sanitize.sh, abuse.py
+# and soak.py for what each does and the knobs it takes.
 
 FUZZ_SECONDS ?= 30
 SOAK_REQUESTS ?= 1000000
@@ -18,11 +18,11 @@ sanitize: deps
 
 ## abuse: slowloris and slow-read attacks (1,000 connections each) while a normal client measures /feed
 abuse: deps hostile-tools
-	SWIFT="$(SWIFT)" RELEASE_BUILD="$(RELEASE_BUILD)" bash scripts/abuse.sh
+	RELEASE_BUILD="$(RELEASE_BUILD)" python3 scripts/abuse.py
 
 ## soak: SOAK_REQUESTS mixed requests with wrk (zero 5xx, flat memory), then a leak check
 soak: deps hostile-tools
-	SOAK_REQUESTS="$(SOAK_REQUESTS)" SWIFT="$(SWIFT)" RELEASE_BUILD="$(RELEASE_BUILD)" bash scripts/soak.sh
+	SOAK_REQUESTS="$(SOAK_REQUESTS)" RELEASE_BUILD="$(RELEASE_BUILD)" python3 scripts/soak.py
 
 # Debian packages the slow-client and soak runs need (root installs them).
 HOSTILE_APT = slowhttptest wrk curl valgrind

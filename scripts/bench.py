@@ -1,0 +1,848 @@
+#!/usr/bin/env python3
+"""`make bench`: feed-server against the ceiling, a minimal C libmicrohttpd
+server (Benchmarks/ceiling.c) that answers with the same bytes pre-rendered,
+and the reference page's reference-server against the same page rendered in
+plain C per request (Benchmarks/reference.c).
+
+ 1. Builds feed-server and Examples/ReferencePage's reference-server in
+    release (RELEASE_BUILD), and the two C servers (make bench-ceiling
+    bench-reference); installs wrk and valgrind when missing.
+ 2. Starts feed-server (--quiet, default thread count, --database memory:)
+    on a free loopback port and signs in there (POST /signin as a demo user;
+    --session-idle SESSION_IDLE, so that the session outlives the run): every
+    request that follows, to either server, carries its session cookie, as a
+    browser's would. Saves the exact response (head and body) it gives the
+    signed-in user for each measured route, and starts the ceiling with those
+    responses, on another free port and with the same thread count. Checks
+    that both answer every route with the same body and keep connections
+    alive; every wrk run after that must average at least 90% of the size of
+    the signed-in answer (a 303 to /signin or a 401, a lost session, is much
+    smaller: the run stops).
+ 3. Memory: resident size (VmRSS) of each server after a warm-up of WARMUP
+    seconds, and again after MEMORY_REQUESTS more requests (all routes in
+    turn), sampled after every wrk run of up to 10 s.
+ 4. Throughput and CPU: for each route, RUNS runs of `wrk -t1 -c64` of
+    DURATION seconds per server, the two servers taking turns (ABBA order);
+    per server the median requests/s, p50 and p99, and the server's CPU time
+    per request: its user + system time over the run (/proc/PID/stat, every
+    thread) divided by the requests wrk completed. On a loaded machine the
+    rate moves with the load; the CPU per request much less.
+ 5. SQLite: /feed from a SQLite file (seeded at start) against the same page
+    from memory, two servers taking turns in the same way.
+ 6. The reference page: reference-server and Benchmarks/reference.c (which
+    renders the page from the same data.json on every request) must answer
+    /feed with byte-identical bodies (also compared with the package's
+    reference.html, whitespace between tags aside); then the same ABBA runs.
+ 7. Instructions per request under `valgrind --tool=callgrind`, for every
+    route on feed-server and on the ceiling (each with one thread; feed-server
+    signed in first, the ceiling sent the same cookie) and for /feed on the
+    reference pair: per route, CALLGRIND_WARMUP requests, then
+    CALLGRIND_REQUESTS more over the same keep-alive connection; callgrind
+    dumps its counts after each batch, so each second dump holds the measured
+    requests only (startup, warm-up and shutdown excluded). Where the dump
+    cannot be triggered (callgrind_control needs ptrace), two runs with
+    different request counts are compared instead. SWIFT_DETERMINISTIC_HASHING
+    makes Swift's counts repeatable. "Own work" is feed-server's count less
+    the ceiling's for the same route: the ceiling's is libmicrohttpd's share.
+    feed-server's /feed profile by function (demangled) goes to
+    .build/bench/profile.feed-server.txt.
+ 8. Live sections: scripts/live-bench.py (memory per idle stream, one
+    change's fan-out to 1,000 streams).
+ 9. Prints a table with every budget as ok or missed and writes everything to
+    .build/bench/results.json. A missed budget is reported, not a failure;
+    a run that cannot measure (a server that does not start, a lost session,
+    different bytes) stops with exit status 1.
+
+Every process it starts is stopped on exit, failure or interrupt included.
+
+Environment (make passes the first five): QUICK (set and not 0: fewer,
+shorter runs, a couple of minutes), MAKE, SWIFT, RELEASE_BUILD (the command
+that builds release), CEILING and REFERENCE_C (the C servers' binaries); to
+override the defaults: RUNS, DURATION (seconds per run), WARMUP (seconds),
+CONNECTIONS, MEMORY_REQUESTS, CALLGRIND_WARMUP, CALLGRIND_REQUESTS,
+CALLGRIND_METHOD (dump or runs), SIGN_IN_NAME and SIGN_IN_PASSWORD (a demo
+user of --database memory:), SESSION_IDLE (12h).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import harness  # noqa: E402
+from harness import Failure, Server, say  # noqa: E402
+
+OUT = Path(".build/bench")
+EXAMPLE = "Examples/ReferencePage"
+REFERENCE_DATA = Path(EXAMPLE) / "Sources/ReferencePage/data.json"
+REFERENCE_HTML = Path(EXAMPLE) / "Tests/ReferencePageTests/reference.html"
+
+ROUTES = [
+    "/feed",
+    "/feed?sections=balances,alerts,credit-score,recent-activity,checkup",
+    "/api/feed/sections",
+    "/feed/sections/balances",
+    "/styles.css",
+]
+PROFILE_ROUTE = "/feed"
+MEMSET_NOTE = "mostly libmicrohttpd zeroing the connection memory pool; rep stosb, counted per byte by callgrind"
+
+
+@dataclass
+class Settings:
+    """The run's knobs, from the environment (see the module's docstring)."""
+
+    quick: bool
+    runs: int
+    duration: int
+    warmup: int
+    connections: int
+    memory_requests: int
+    callgrind_warmup: int
+    callgrind_requests: int
+    callgrind_method: str
+    make: str
+    swift: str
+    release_build: str
+    ceiling: Path
+    reference_c: Path
+    sign_in_name: str
+    sign_in_password: str
+    session_idle: str
+    threads: int = field(default_factory=lambda: os.cpu_count() or 1)
+
+    @classmethod
+    def from_environment(cls) -> Settings:
+        quick = harness.env_flag("QUICK")
+        # QUICK: a rough reading in a couple of minutes; otherwise figures to compare commits by.
+        runs, duration, warmup, memory, cg_warmup, cg_requests = (
+            (2, 1, 1, 100_000, 20, 100) if quick else (5, 3, 10, 1_000_000, 200, 1000))
+        settings = cls(
+            quick=quick,
+            runs=harness.env_int("RUNS", runs),
+            duration=harness.env_int("DURATION", duration),
+            warmup=harness.env_int("WARMUP", warmup),
+            connections=harness.env_int("CONNECTIONS", 64),
+            memory_requests=harness.env_int("MEMORY_REQUESTS", memory),
+            callgrind_warmup=harness.env_int("CALLGRIND_WARMUP", cg_warmup),
+            callgrind_requests=harness.env_int("CALLGRIND_REQUESTS", cg_requests),
+            callgrind_method=harness.env_text("CALLGRIND_METHOD", "dump"),
+            make=harness.env_text("MAKE", "make"),
+            swift=harness.env_text("SWIFT", "swift"),
+            release_build=harness.env_text("RELEASE_BUILD", harness.DEFAULT_RELEASE_BUILD),
+            ceiling=Path(harness.env_text("CEILING", str(OUT / "ceiling"))),
+            reference_c=Path(harness.env_text("REFERENCE_C", str(OUT / "reference"))),
+            sign_in_name=harness.env_text("SIGN_IN_NAME", "alex"),
+            sign_in_password=harness.env_text("SIGN_IN_PASSWORD", "alex-demo-1"),
+            session_idle=harness.env_text("SESSION_IDLE", "12h"),
+        )
+        if settings.callgrind_method not in ("dump", "runs"):
+            raise Failure(f"CALLGRIND_METHOD is dump or runs, not {settings.callgrind_method!r}")
+        if min(settings.runs, settings.duration, settings.callgrind_requests) < 1:
+            raise Failure("RUNS, DURATION and CALLGRIND_REQUESTS must be at least 1")
+        return settings
+
+
+@dataclass
+class Contender:
+    """A server under load: what it is called in results, its port, the
+    cookie its requests carry, and the size of its answer for the target
+    (wrk's answers must average at least 90% of it)."""
+
+    key: str
+    server: Server
+    cookie: str | None
+    answer_size: int
+
+
+# --- 1. tools and builds ------------------------------------------------------------
+
+
+def build(settings: Settings) -> tuple[Path, Path]:
+    """Builds everything measured; returns feed-server's and reference-server's binaries."""
+    harness.ensure_tools(["wrk", "valgrind", "callgrind_control", "callgrind_annotate"], ["wrk", "valgrind"])
+    say("building feed-server and reference-server (release) and the C servers")
+    make = subprocess.run([settings.make, "--no-print-directory", "bench-ceiling", "bench-reference"], stdout=sys.stderr)
+    if make.returncode != 0:
+        raise Failure("building the C servers failed (make bench-ceiling bench-reference)")
+    feed_server = harness.build_release(settings.release_build, OUT / "logs/build.log") / "feed-server"
+    reference_server = harness.build_release(settings.release_build, OUT / "logs/build-reference.log",
+                                             package_path=EXAMPLE) / "reference-server"
+    for binary in (feed_server, reference_server, settings.ceiling, settings.reference_c):
+        if not os.access(binary, os.X_OK):
+            raise Failure(f"no executable at {binary}")
+    return feed_server, reference_server
+
+
+def feed_server_command(binary: Path, settings: Settings, *extra: str) -> list[str]:
+    """feed-server as every step here runs it: quiet, a free port, no drain, a long session."""
+    return [str(binary), "--quiet", "--port", "0", "--session-idle", settings.session_idle, "--drain", "0s", *extra]
+
+
+# --- 2. servers and their responses -------------------------------------------------
+
+
+def fetch_ok(port: int, target: str, cookie: str | None, who: str) -> harness.Answer:
+    answer = harness.request(port, target, cookie)
+    if answer.status != 200:
+        raise Failure(f"{who} answered {target} with {answer.status}")
+    return answer
+
+
+def start_feed_and_ceiling(settings: Settings, binary: Path):
+    """feed-server signed in, its answer to each route saved, and the ceiling
+    started with exactly those answers. Returns (feed, cookie, ceiling,
+    answers by route, the ceiling's --route arguments)."""
+    say(f"starting feed-server ({settings.threads} threads, the default) and fetching its responses")
+    feed = harness.start_server("feed-server", feed_server_command(binary, settings, "--database", "memory:"),
+                                OUT / "logs/feed-server.log")
+    cookie = harness.sign_in(feed.port, settings.sign_in_name, settings.sign_in_password)
+    answers, ceiling_routes = {}, []
+    responses = OUT / "responses"
+    responses.mkdir(parents=True, exist_ok=True)
+    for index, route in enumerate(ROUTES):
+        answer = fetch_ok(feed.port, route, cookie, "feed-server")
+        body, head = responses / f"{index}.body", responses / f"{index}.headers"
+        body.write_bytes(answer.body)
+        head.write_text(answer.header_text())
+        answers[route] = answer
+        ceiling_routes += ["--route", route, str(body), str(head)]
+    ceiling = harness.start_server("ceiling", [str(settings.ceiling), "--port", "0", "--threads", str(settings.threads),
+                                               *ceiling_routes], OUT / "logs/ceiling.log", timeout=10)
+    say(f"feed-server on port {feed.port} (signed in as {settings.sign_in_name}), ceiling on port {ceiling.port}")
+    for route in ROUTES:
+        if fetch_ok(ceiling.port, route, cookie, "the ceiling").body != answers[route].body:
+            raise Failure(f"the ceiling's answer to {route} differs from feed-server's")
+        for server in (feed, ceiling):
+            if not harness.keeps_alive(server.port, route, cookie):
+                raise Failure(f"{server.name} closed the connection after answering {route}")
+    return feed, cookie, ceiling, answers, ceiling_routes
+
+
+# --- wrk runs and their checks ---------------------------------------------------------
+
+
+def check_answer_size(fields: dict[str, int], expected: float, what: str) -> None:
+    """Stops the run unless wrk's answers average at least 90% of the
+    signed-in answer's size: wrk counts a 303 to /signin or a 401 as a
+    success, and those are much smaller than any page measured here."""
+    requests = fields["requests"]
+    average = fields["bytes"] / requests if requests else 0
+    if requests == 0 or average < 0.9 * expected:
+        raise Failure(f"{what}: {requests} answers averaged {average:.0f} bytes, not the {expected:.0f} "
+                      "of the signed-in answer (signed out: 303 or 401?)")
+
+
+def measured_run(settings: Settings, contender: Contender, target: str, duration: float) -> dict:
+    """One wrk run with the server's CPU time read before and after it."""
+    pid = contender.server.pid
+    cpu_before = harness.cpu_seconds(pid)
+    fields = harness.wrk(contender.server.port, duration, "report.lua", target, cookie=contender.cookie,
+                         connections=settings.connections)
+    cpu = harness.cpu_seconds(pid) - cpu_before
+    check_answer_size(fields, contender.answer_size, f"{target} on {contender.server.name}")
+    return {"rps": round(harness.requests_per_second(fields)), "p50_us": fields["p50_us"], "p99_us": fields["p99_us"],
+            "requests": fields["requests"], "errors": harness.wrk_errors(fields), "cpu_s": cpu,
+            "cpu_us_per_request": cpu * 1e6 / fields["requests"]}
+
+
+def abba(settings: Settings, first: Contender, second: Contender, target: str) -> dict[str, list[dict]]:
+    """RUNS runs per server of one target, the two taking turns in ABBA
+    order (the first server first on runs 1, 4, 5, 8, ...), so that a drift
+    in the machine's speed falls on both alike."""
+    runs = {first.key: [], second.key: []}
+    for run in range(1, settings.runs + 1):
+        order = (first, second) if run % 4 < 2 else (second, first)
+        for contender in order:
+            runs[contender.key].append(measured_run(settings, contender, target, settings.duration))
+    return runs
+
+
+def summary(runs: list[dict]) -> dict:
+    """Medians over a server's runs, and the runs' rates."""
+    return {"rps_median": round(harness.median(run["rps"] for run in runs)),
+            "rps_runs": [run["rps"] for run in runs],
+            "p50_us": harness.median(run["p50_us"] for run in runs),
+            "p99_us": harness.median(run["p99_us"] for run in runs),
+            "cpu_us_per_request": round(harness.median(run["cpu_us_per_request"] for run in runs), 2),
+            "cpu_us_per_request_runs": [round(run["cpu_us_per_request"], 2) for run in runs],
+            "requests": sum(run["requests"] for run in runs),
+            "errors": sum(run["errors"] for run in runs)}
+
+
+def ratio(a: float, b: float, digits: int = 3) -> float:
+    return round(a / b, digits) if b else 0.0
+
+
+# --- 3. warm-up and memory --------------------------------------------------------------
+
+
+def load_requests(settings: Settings, contender: Contender, routes: list[str]) -> dict:
+    """Sends at least MEMORY_REQUESTS requests over all routes in turn, in
+    wrk runs of up to 10 s, reading VmRSS after each. Returns the samples
+    ([requests so far, kB]), the requests sent and the context switches."""
+    pid, port = contender.server.pid, contender.server.port
+    samples = [[0, harness.rss_kb(pid)]]
+    switches = harness.context_switches(pid)
+    sent, duration = 0, 1
+    while sent < settings.memory_requests:
+        fields = harness.wrk(port, duration, "mixed.lua", "/", routes, cookie=contender.cookie,
+                             connections=settings.connections)
+        if harness.wrk_errors(fields):
+            say(f"warning: {harness.wrk_errors(fields)} errors during the memory run on {contender.server.name}")
+        check_answer_size(fields, contender.answer_size, f"the memory run on {contender.server.name}")
+        sent += fields["requests"]
+        samples.append([sent, harness.rss_kb(pid)])
+        # Long enough for the rest at this run's rate, at most 10 s.
+        rate = fields["requests"] / duration
+        duration = min(10, max(1, -(-(settings.memory_requests - sent) // rate))) if rate else 10
+    return {"samples": samples, "requests": sent, "switches": harness.context_switches(pid) - switches}
+
+
+def memory_phase(settings: Settings, contenders: list[Contender]) -> dict:
+    say(f"warming up: {settings.warmup}s per server over all routes")
+    for contender in contenders:
+        harness.wrk(contender.server.port, settings.warmup, "mixed.lua", "/", ROUTES, cookie=contender.cookie,
+                    connections=settings.connections)
+    warm = {contender.key: harness.rss_kb(contender.server.pid) for contender in contenders}
+    say(f"memory: {settings.memory_requests:,} requests to each server")
+    memory = {}
+    for contender in contenders:
+        load = load_requests(settings, contender, ROUTES)
+        after = harness.rss_kb(contender.server.pid)
+        memory[contender.key] = {"rss_after_warmup": warm[contender.key], "rss_after_requests": after,
+                                 "growth": after - warm[contender.key], "requests": load["requests"],
+                                 "context_switches": load["switches"], "rss_by_requests": load["samples"]}
+        say(f"  {contender.server.name}: {warm[contender.key]:,} kB after warm-up, {after:,} kB after "
+            f"{load['requests']:,} requests")
+    return memory
+
+
+# --- 4. throughput --------------------------------------------------------------------------
+
+
+def throughput_phase(settings: Settings, feed: Contender, ceiling: Contender, answers) -> dict[str, dict]:
+    say(f"throughput: {len(ROUTES)} routes x {settings.runs} runs x {settings.duration}s per server, "
+        f"wrk -t1 -c{settings.connections}")
+    results = {}
+    for route in ROUTES:
+        size = answers[route].size()
+        runs = abba(settings, Contender(feed.key, feed.server, feed.cookie, size),
+                    Contender(ceiling.key, ceiling.server, ceiling.cookie, size), route)
+        results[route] = {key: summary(value) for key, value in runs.items()}
+        f, c = results[route]["feed_server"], results[route]["ceiling"]
+        say(f"  {route}: feed-server {f['rps_median']:,} req/s ({f['cpu_us_per_request']} µs CPU each), "
+            f"ceiling {c['rps_median']:,} req/s ({c['cpu_us_per_request']} µs)")
+        if f["errors"] + c["errors"]:
+            say(f"warning: {route} had errors (feed-server {f['errors']}, ceiling {c['errors']})")
+    return results
+
+
+# --- 5. SQLite beside memory ----------------------------------------------------------------
+
+
+def sqlite_phase(settings: Settings, binary: Path) -> dict:
+    """The routes above measure the renderer on the seed data in memory; here
+    the same page reads a SQLite database (a fresh file, seeded at start),
+    each run alternating with a server on memory, in the same conditions."""
+    say(f"SQLite: /feed from a SQLite file vs from memory, {settings.runs} runs x {settings.duration}s each")
+    shutil.rmtree(OUT / "sqlite", ignore_errors=True)
+    servers = {
+        "sqlite": harness.start_server("feed-server (SQLite)", feed_server_command(
+            binary, settings, "--database", f"sqlite:{OUT / 'sqlite/bench.sqlite'}"), OUT / "logs/feed-server-sqlite.log"),
+        "memory": harness.start_server("feed-server (memory)", feed_server_command(
+            binary, settings, "--database", "memory:"), OUT / "logs/feed-server-memory.log"),
+    }
+    contenders = []
+    for key, server in servers.items():
+        # Each server signs in its own session; its signed-in /feed sizes wrk's answers.
+        cookie = harness.sign_in(server.port, settings.sign_in_name, settings.sign_in_password)
+        size = fetch_ok(server.port, "/feed", cookie, server.name).size()
+        contenders.append(Contender(key, server, cookie, size))
+    for contender in contenders:
+        harness.wrk(contender.server.port, settings.warmup, "report.lua", "/feed", cookie=contender.cookie,
+                    connections=settings.connections)
+    runs = abba(settings, contenders[0], contenders[1], "/feed")
+    for server in servers.values():
+        server.stop()
+    sqlite, memory = summary(runs["sqlite"]), summary(runs["memory"])
+    say(f"  /feed: SQLite {sqlite['rps_median']:,} req/s, memory {memory['rps_median']:,} req/s")
+    return {"sqlite": sqlite, "memory": memory, "ratio": ratio(sqlite["rps_median"], memory["rps_median"])}
+
+
+# --- 6. the reference page -------------------------------------------------------------------
+
+
+def normalized_html(text: str) -> str:
+    """HTML with the whitespace between tags dropped and the doctype in one
+    case, as the reference page's tests compare it."""
+    text = re.sub(r">\s+<", "><", text).replace("<!DOCTYPE html>", "<!doctype html>")
+    return text.strip()
+
+
+def reference_phase(settings: Settings, reference_server_binary: Path) -> tuple[dict, list[str]]:
+    """reference-server against the C renderer: same bytes, then ABBA runs.
+    Returns the results and the two commands, for callgrind."""
+    say("reference page: reference-server against the page rendered in C per request")
+    c_command = [str(settings.reference_c), "--port", "0", "--threads", str(settings.threads),
+                 "--data", str(REFERENCE_DATA)]
+    swift_command = [str(reference_server_binary), "--port", "0"]
+    swift = harness.start_server("reference-server", swift_command, OUT / "logs/reference-server.log")
+    c = harness.start_server("reference (C)", c_command, OUT / "logs/reference-c.log", timeout=10)
+    swift_answer = fetch_ok(swift.port, "/feed", None, "reference-server")
+    c_answer = fetch_ok(c.port, "/feed", None, "the C reference")
+    (OUT / "responses").mkdir(parents=True, exist_ok=True)
+    (OUT / "responses/reference-server.body").write_bytes(swift_answer.body)
+    (OUT / "responses/reference-c.body").write_bytes(c_answer.body)
+    if swift_answer.body != c_answer.body:
+        raise Failure(f"the C reference's /feed differs from reference-server's (see {OUT}/responses/reference-*.body)")
+    expected = normalized_html(REFERENCE_HTML.read_text())
+    matches_spec = normalized_html(swift_answer.body.decode()) == expected
+    if not matches_spec:
+        say(f"warning: reference-server's /feed is not {REFERENCE_HTML} (whitespace between tags aside)")
+    for server in (swift, c):
+        if not harness.keeps_alive(server.port, "/feed"):
+            raise Failure(f"{server.name} closed the connection after answering /feed")
+    contenders = [Contender("reference_server", swift, None, swift_answer.size()),
+                  Contender("reference_c", c, None, c_answer.size())]
+    for contender in contenders:
+        harness.wrk(contender.server.port, settings.warmup, "report.lua", "/feed", connections=settings.connections)
+    runs = abba(settings, contenders[0], contenders[1], "/feed")
+    rss = {contender.key: harness.rss_kb(contender.server.pid) for contender in contenders}
+    swift.stop()
+    c.stop()
+    result = {key: summary(value) | {"rss_kb_at_end": rss[key]} for key, value in runs.items()}
+    s, k = result["reference_server"], result["reference_c"]
+    say(f"  reference-server {s['rps_median']:,} req/s ({s['cpu_us_per_request']} µs CPU each), "
+        f"C {k['rps_median']:,} req/s ({k['cpu_us_per_request']} µs)")
+    result.update({"body_bytes": len(swift_answer.body), "byte_identical": True, "matches_reference_html": matches_spec,
+                   "ratio": ratio(s["rps_median"], k["rps_median"]),
+                   "cpu_ratio": ratio(s["cpu_us_per_request"], k["cpu_us_per_request"])})
+    return result, [swift_command, c_command]
+
+
+# --- 7. instructions per request ---------------------------------------------------------------
+
+
+def callgrind_total(path: Path) -> int:
+    """Total instructions (Ir) in a callgrind output file."""
+    match = re.search(r"^(?:summary|totals): *(\d+)", path.read_text(errors="replace"), re.MULTILINE)
+    if not match:
+        raise Failure(f"no totals in {path}")
+    return int(match.group(1))
+
+
+def annotate(path: Path, swift: str | None = None) -> str:
+    """callgrind_annotate's self cost per function, demangled by `swift
+    demangle --simplified` when a Swift toolchain is given."""
+    text = subprocess.run(["callgrind_annotate", "--inclusive=no", "--threshold=100", str(path)],
+                          capture_output=True, text=True).stdout
+    if swift:
+        demangled = subprocess.run([swift, "demangle", "--simplified"], input=text, capture_output=True, text=True)
+        if demangled.returncode == 0:
+            text = demangled.stdout
+    return text
+
+
+FUNCTION_ROW = re.compile(r"^\s*([\d,]+) \(\s*[\d.]+%\)\s+(.*?)(?: \[[^\]]*\])?$")
+
+
+def function_rows(annotated: str) -> list[tuple[int, str, str]]:
+    """(instructions, file, function) for each row of callgrind_annotate's function table."""
+    rows, in_table = [], False
+    for line in annotated.splitlines():
+        if re.match(r"^Ir\s+file:function", line):
+            in_table = True
+            continue
+        match = FUNCTION_ROW.match(line) if in_table else None
+        if not match:
+            continue
+        location = match.group(2)
+        file, _, function = location.partition(":")
+        rows.append((int(match.group(1).replace(",", "")), file.rsplit("/", 1)[-1], function))
+    return rows
+
+
+def memset_instructions(path: Path) -> int:
+    """Instructions spent in memset (self cost). Most are libmicrohttpd zeroing
+    each connection's memory pool between requests: glibc does it with
+    `rep stosb`, which callgrind counts once per byte."""
+    return sum(count for count, _, function in function_rows(annotate(path)) if re.match(r"__?memset", function))
+
+
+def wait_for_dump(path: Path, seconds: float = 30) -> bool:
+    """Waits until a dump exists and is complete (callgrind writes "totals:" last)."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if path.exists() and re.search(r"^totals:", path.read_text(errors="replace"), re.MULTILINE):
+            return True
+        time.sleep(0.1)
+    return False
+
+
+def dump(pid: int, path: Path) -> bool:
+    """Asks callgrind for a dump of the counts so far (it then starts from zero)."""
+    try:
+        asked = subprocess.run(["callgrind_control", "--dump", str(pid)], capture_output=True, timeout=30)
+    except subprocess.TimeoutExpired:
+        return False
+    return asked.returncode == 0 and wait_for_dump(path)
+
+
+def slug(route: str) -> str:
+    return re.sub(r"[^A-Za-z0-9]+", "-", route).strip("-") or "root"
+
+
+@dataclass
+class Measured:
+    """A server to count: its label, its command, and how its requests get a
+    cookie (a function of the port: sign in there, or a fixed one, or none)."""
+
+    label: str
+    command: list[str]
+    cookie_for: object
+
+
+def count_by_dumps(settings: Settings, subject: Measured, routes: list[str], run_dir: Path) -> dict | None:
+    """Counts every route in one server under callgrind, a dump after each
+    warm-up and after each measured batch. None when dumps cannot be made."""
+    out = run_dir / f"callgrind.{subject.label}"
+    server = start_under_callgrind(subject, out)
+    try:
+        cookie = subject.cookie_for(server.port)
+        counts = {}
+        for index, route in enumerate(routes):
+            # Dumps are numbered from 1: each route makes two, the second its measured batch.
+            harness.send_requests(server.port, route, settings.callgrind_warmup, cookie)
+            if not dump(server.pid, Path(f"{out}.{2 * index + 1}")):
+                return None
+            connects = harness.send_requests(server.port, route, settings.callgrind_requests, cookie)
+            if connects != 1:
+                say(f"warning: {settings.callgrind_requests} requests to {route} used {connects} connections")
+            if not dump(server.pid, Path(f"{out}.{2 * index + 2}")):
+                return None
+            counts[route] = keep_profile(settings, subject.label, route, Path(f"{out}.{2 * index + 2}"), "dump")
+        return counts
+    finally:
+        server.stop(5)
+
+
+def count_by_runs(settings: Settings, subject: Measured, routes: list[str], run_dir: Path) -> dict:
+    """Two runs per route, CALLGRIND_WARMUP and CALLGRIND_WARMUP +
+    CALLGRIND_REQUESTS requests: the difference is the measured requests,
+    startup and shutdown cancel out."""
+    out = run_dir / f"callgrind.{subject.label}"
+    counts = {}
+    for route in routes:
+        totals, memsets = [], []
+        for count in (settings.callgrind_warmup, settings.callgrind_warmup + settings.callgrind_requests):
+            out.unlink(missing_ok=True)
+            server = start_under_callgrind(subject, out)
+            harness.send_requests(server.port, route, count, subject.cookie_for(server.port))
+            server.stop(60)
+            if not wait_for_dump(out):
+                raise Failure(f"callgrind wrote no counts for {subject.label}")
+            totals.append(callgrind_total(out))
+            memsets.append(memset_instructions(out))
+        shutil.copy(out, OUT / f"callgrind.{subject.label}.{slug(route)}.out")
+        counts[route] = {"method": "runs", "instructions": (totals[1] - totals[0]) // settings.callgrind_requests,
+                         "memset": (memsets[1] - memsets[0]) // settings.callgrind_requests}
+    return counts
+
+
+def start_under_callgrind(subject: Measured, out: Path) -> Server:
+    # Swift seeds its hashing at random per process: fixed, the counts repeat.
+    env = dict(os.environ, SWIFT_DETERMINISTIC_HASHING="1")
+    return harness.start_server(f"{subject.label} (callgrind)",
+                                ["valgrind", "-q", "--tool=callgrind", f"--callgrind-out-file={out}", *subject.command],
+                                OUT / f"logs/callgrind.{subject.label}.log", timeout=120, env=env)
+
+
+def keep_profile(settings: Settings, label: str, route: str, path: Path, method: str) -> dict:
+    kept = OUT / f"callgrind.{label}.{slug(route)}.out"
+    shutil.copy(path, kept)
+    return {"method": method, "instructions": callgrind_total(path) // settings.callgrind_requests,
+            "memset": memset_instructions(path) // settings.callgrind_requests}
+
+
+def count_instructions(settings: Settings, subject: Measured, routes: list[str], run_dir: Path) -> dict:
+    """Instructions per request of each route: {route: {method, instructions, memset}}."""
+    if settings.callgrind_method == "dump":
+        counts = count_by_dumps(settings, subject, routes, run_dir)
+        if counts is not None:
+            return counts
+        say(f"callgrind_control could not dump {subject.label} (ptrace not allowed?): comparing two runs instead")
+    return count_by_runs(settings, subject, routes, run_dir)
+
+
+def instructions_phase(settings: Settings, feed_binary: Path, ceiling_routes: list[str], cookie: str,
+                       reference_commands: list[list[str]], run_dir: Path) -> dict:
+    say(f"instructions per request (callgrind, {settings.callgrind_requests} requests after "
+        f"{settings.callgrind_warmup} per route)")
+
+    def signed_in(port: int) -> str:
+        # Before the warm-up, so outside the counts.
+        return harness.sign_in(port, settings.sign_in_name, settings.sign_in_password)
+
+    subjects = {
+        # One thread each: the counts do not depend on how requests spread over a pool.
+        "feed-server": (Measured("feed-server", feed_server_command(feed_binary, settings, "--threads", "1",
+                                                                     "--database", "memory:"), signed_in), ROUTES),
+        # The ceiling ignores the cookie but reads it, as feed-server does: the same requests.
+        "ceiling": (Measured("ceiling", [str(settings.ceiling), "--port", "0", "--threads", "1", *ceiling_routes],
+                             lambda _port: cookie), ROUTES),
+        # reference-server has no --threads: both run their default pool, the same size.
+        "reference-server": (Measured("reference-server", reference_commands[0], lambda _port: None), ["/feed"]),
+        "reference-c": (Measured("reference-c", reference_commands[1], lambda _port: None), ["/feed"]),
+    }
+    counts = {}
+    for label, (subject, routes) in subjects.items():
+        counts[label] = count_instructions(settings, subject, routes, run_dir)
+        say(f"  {label}: " + ", ".join(f"{route} {count['instructions']:,}" for route, count in counts[label].items()))
+    return counts
+
+
+def write_profile(settings: Settings, label: str, route: str, method: str) -> list[dict]:
+    """The functions a server spends most instructions in (self cost), per
+    request, demangled; written to OUT/profile.LABEL.txt, the top 40 returned."""
+    source = OUT / f"callgrind.{label}.{slug(route)}.out"
+    if not source.exists():
+        return []
+    shutil.copy(source, OUT / f"callgrind.{label}.out")
+    top = []
+    for count, file, function in function_rows(annotate(source, settings.swift)):
+        # Thread entry points show the cost of calls that started before the dump.
+        if function in ("clone", "start_thread", "clone3") or function == "PROGRAM TOTALS":
+            continue
+        if file == "???" or file.startswith("<"):
+            file = ""
+        top.append({"instructions": round(count / settings.callgrind_requests), "function": function, "file": file})
+        if len(top) == 40:
+            break
+    heading = (f"{label}, instructions per {route} request by function (self cost)" if method == "dump"
+               else f"{label} by function, whole run (startup included) / {settings.callgrind_requests}")
+    lines = [heading] + [f"{row['instructions']:9,}  {row['function']}" + (f"  ({row['file']})" if row["file"] else "")
+                         for row in top]
+    (OUT / f"profile.{label}.txt").write_text("\n".join(lines) + "\n")
+    return top
+
+
+# --- 8. live sections ------------------------------------------------------------------------------
+
+
+def live_phase(binary: Path) -> tuple[str, dict]:
+    say("live sections: 1,000 open streams, then one committed change")
+    result = subprocess.run([sys.executable, "scripts/live-bench.py", "--binary", str(binary), "--public", "Public"],
+                            capture_output=True, text=True, timeout=600)
+    if result.returncode != 0:
+        raise Failure(f"live-bench failed: {result.stdout}{result.stderr}")
+    return result.stdout.strip(), json.loads((OUT / "live.json").read_text())
+
+
+# --- 9. budgets, results, table ---------------------------------------------------------------------
+
+
+def budget(value: float, limit: float, at_most: bool, unit: str, what: str) -> dict:
+    held = value <= limit if at_most else value >= limit
+    return {"what": what, "value": value, "limit": limit, "unit": unit, "at_most": at_most,
+            "verdict": "ok" if held else "missed"}
+
+
+def own_work(counts: dict, route: str) -> int:
+    """feed-server's instructions per request less the ceiling's for the same
+    route: what the project itself spends, libmicrohttpd's share taken out."""
+    return counts["feed-server"][route]["instructions"] - counts["ceiling"][route]["instructions"]
+
+
+def budgets(routes: dict, counts: dict, memory: dict, reference: dict) -> dict:
+    feed = routes["/feed"]
+    rss_after_load = memory["feed_server"]["rss_after_load_runs"]
+    return {
+        "feed_instructions_at_most_150k": budget(counts["feed-server"]["/feed"]["instructions"], 150_000, True,
+                                                 "instructions/request", "/feed instructions per request (whole process)"),
+        "feed_cpu_at_most_40_us": budget(feed["feed_server"]["cpu_us_per_request"], 40, True, "µs/request",
+                                         "/feed server CPU per request"),
+        "feed_ratio_at_least_0.4": budget(feed["ratio"], 0.4, False, "x ceiling", "/feed throughput vs the ceiling"),
+        "fragment_own_work_at_most_60k": budget(own_work(counts, "/feed/sections/balances"), 60_000, True,
+                                                "instructions/request", "/feed/sections/balances own work"),
+        "api_own_work_at_most_60k": budget(own_work(counts, "/api/feed/sections"), 60_000, True,
+                                           "instructions/request", "/api/feed/sections own work"),
+        "reference_cpu_within_1.5x_of_c": budget(reference["cpu_ratio"], 1.5, True, "x C",
+                                                 "reference-server CPU per request vs the C renderer"),
+        "styles_ratio_at_least_0.9": budget(routes["/styles.css"]["ratio"], 0.9, False, "x ceiling",
+                                            "/styles.css throughput vs the ceiling"),
+        "rss_at_most_16_mb": budget(round(rss_after_load / 1024, 1), 16, True, "MB",
+                                    "feed-server resident memory after the load runs"),
+        "growth_under_2_mb": budget(round(memory["feed_server"]["growth"] / 1024, 2), 2, True, "MB",
+                                    f"feed-server growth over {memory['feed_server']['requests']:,} requests"),
+    }
+
+
+def machine(settings: Settings) -> dict:
+    cpu = next((line.split(":", 1)[1].strip() for line in Path("/proc/cpuinfo").read_text().splitlines()
+                if line.startswith("model name")), "unknown")
+    mhd = subprocess.run(["pkg-config", "--modversion", "libmicrohttpd"], capture_output=True, text=True).stdout.strip()
+    return {"cores": settings.threads, "cpu": cpu, "kernel": os.uname().release, "libmicrohttpd": mhd,
+            "note": "loopback; load generator on the same machine"}
+
+
+def ms(us: float) -> str:
+    return f"{us / 1000:.2f}"
+
+
+def table(results: dict, profile: list[dict], live_line: str) -> str:
+    """The readable report: every figure results.json holds that a reader compares."""
+    s, lines = results, []
+    load = s["load"]
+    lines += ["", f"Sectional benchmark: {s['machine']['cores']} cores ({s['machine']['cpu']}), loopback, "
+              f"wrk -t1 -c{load['connections']} on the same machine",
+              f"commit {s['commit']}{' (with uncommitted changes)' if s['uncommitted_changes'] else ''}, "
+              f"{load['runs']} runs x {load['duration_s']}s per route and server, medians{', QUICK' if s['quick'] else ''}",
+              "", "Throughput (feed-server against the ceiling sending its bytes):",
+              f"{'route':<68} {'req/s':>8} {'ceiling':>8} {'ratio':>6} {'p50 ms':>7} {'p99 ms':>7} {'c p50':>7} {'c p99':>7}"]
+    for route in s["routes"]:
+        f, c = route["feed_server"], route["ceiling"]
+        lines.append(f"{route['route']:<68} {f['rps_median']:>8,} {c['rps_median']:>8,} {route['ratio']:>6.2f} "
+                     f"{ms(f['p50_us']):>7} {ms(f['p99_us']):>7} {ms(c['p50_us']):>7} {ms(c['p99_us']):>7}")
+    lines += ["", f"Cost per request: server CPU (µs, user+system over the runs / requests) and instructions "
+              f"(callgrind, 1 thread, {s['instructions']['measured_requests']} requests); own work = feed-server - ceiling",
+              f"{'route':<68} {'CPU µs':>7} {'ceiling':>7} {'instr.':>9} {'ceiling':>9} {'own work':>9} {'memset':>7}"]
+    for route in s["routes"]:
+        f, c = route["feed_server"], route["ceiling"]
+        lines.append(f"{route['route']:<68} {f['cpu_us_per_request']:>7.1f} {c['cpu_us_per_request']:>7.1f} "
+                     f"{f['instructions']:>9,} {c['instructions']:>9,} {route['own_work_instructions']:>9,} "
+                     f"{f['memset_instructions']:>7,}")
+    r = s["reference_page"]
+    rs, rc = r["reference_server"], r["reference_c"]
+    lines += ["", f"Reference page /feed ({r['body_bytes']:,} bytes, byte-identical from both"
+              f"{', = reference.html' if r['matches_reference_html'] else ', NOT reference.html'}):",
+              f"{'':<18} {'req/s':>8} {'p50 ms':>7} {'p99 ms':>7} {'CPU µs':>7} {'instr.':>9}"]
+    for name, x in (("reference-server", rs), ("C, per request", rc)):
+        lines.append(f"{name:<18} {x['rps_median']:>8,} {ms(x['p50_us']):>7} {ms(x['p99_us']):>7} "
+                     f"{x['cpu_us_per_request']:>7.1f} {x['instructions']:>9,}")
+    lines.append(f"{'Swift / C':<18} {r['ratio']:>8.2f} {'':>7} {'':>7} {r['cpu_ratio']:>7.2f} "
+                 f"{ratio(rs['instructions'], rc['instructions'], 2):>9.2f}")
+    q = s["feed_on_sqlite"]
+    lines += ["", f"/feed from SQLite: {q['sqlite']['rps_median']:,} req/s ({q['sqlite']['cpu_us_per_request']:.1f} µs CPU), "
+              f"from memory {q['memory']['rps_median']:,} req/s ({q['memory']['cpu_us_per_request']:.1f} µs CPU), "
+              f"{q['ratio']:.2f}x, same run"]
+    m = s["memory_kb"]
+    f, c = m["feed_server"], m["ceiling"]
+    lines += ["", f"feed-server memory: {f['rss_after_warmup'] / 1024:.1f} MB after warm-up, "
+              f"{f['rss_after_requests'] / 1024:.1f} MB after {f['requests']:,} requests (growth {f['growth']:,} kB), "
+              f"{f['rss_after_load_runs'] / 1024:.1f} MB after the load runs (peak {f['peak_rss_at_end'] / 1024:.1f} MB); "
+              f"ceiling {c['rss_after_warmup'] / 1024:.1f} -> {c['rss_after_requests'] / 1024:.1f} MB",
+              "  feed-server RSS by requests sent: " + ", ".join(
+                  f"{n // 1000}k {kb / 1024:.1f} MB" for n, kb in f["rss_by_requests"]),
+              f"context switches per request (memory run): feed-server {s['context_switches_per_request']['feed_server']}, "
+              f"ceiling {s['context_switches_per_request']['ceiling']}",
+              "", live_line, "", "Budgets:"]
+    for b in s["budgets"].values():
+        limit = f"{'<=' if b['at_most'] else '>='} {b['limit']:,}"
+        value = f"{b['value']:,}" if isinstance(b["value"], int) else f"{b['value']}"
+        lines.append(f"  {b['verdict']:<7} {b['what']}: {value} {b['unit']} (budget {limit})")
+    if profile:
+        where = f"all in {OUT}/profile.feed-server.txt"
+        lines.append("")
+        if s["instructions"]["method"] == "dump":
+            lines.append(f"feed-server, instructions per {PROFILE_ROUTE} request by function (self cost; {where}):")
+        else:
+            lines.append(f"feed-server by function, whole run (startup included) / "
+                         f"{s['instructions']['measured_requests']} ({where}):")
+        lines += [f"{row['instructions']:9,}  {row['function']}" + (f"  ({row['file']})" if row["file"] else "")
+                  for row in profile[:12]]
+    lines += ["", f"results: {OUT}/results.json; callgrind profiles: {OUT}/callgrind.*.out (callgrind_annotate)"]
+    return "\n".join(lines)
+
+
+def route_results(answers, throughput: dict, counts: dict) -> list[dict]:
+    rows = []
+    for route in ROUTES:
+        f, c = throughput[route]["feed_server"], throughput[route]["ceiling"]
+        fi, ci = counts["feed-server"][route], counts["ceiling"][route]
+        rows.append({
+            "route": route, "body_bytes": len(answers[route].body), "answer_bytes": answers[route].size(),
+            "ratio": ratio(f["rps_median"], c["rps_median"]),
+            "cpu_ratio": ratio(f["cpu_us_per_request"], c["cpu_us_per_request"]),
+            "own_work_instructions": fi["instructions"] - ci["instructions"],
+            "feed_server": f | {"instructions": fi["instructions"], "memset_instructions": fi["memset"]},
+            "ceiling": c | {"instructions": ci["instructions"], "memset_instructions": ci["memset"]},
+        })
+    return rows
+
+
+def run() -> int:
+    started = time.monotonic()
+    settings = Settings.from_environment()
+    for folder in (OUT / "logs", OUT / "responses"):
+        folder.mkdir(parents=True, exist_ok=True)
+    feed_binary, reference_binary = build(settings)
+    with tempfile.TemporaryDirectory(prefix="sectional-bench.") as scratch:
+        run_dir = Path(scratch)
+        feed, cookie, ceiling, answers, ceiling_routes = start_feed_and_ceiling(settings, feed_binary)
+        mixed_size = sum(answer.size() for answer in answers.values()) / len(answers)
+        contenders = [Contender("feed_server", feed, cookie, mixed_size), Contender("ceiling", ceiling, cookie, mixed_size)]
+        memory = memory_phase(settings, contenders)
+        throughput = throughput_phase(settings, *contenders, answers)
+        memory["feed_server"]["peak_rss_at_end"] = harness.hwm_kb(feed.pid)
+        memory["feed_server"]["rss_after_load_runs"] = max(harness.rss_kb(feed.pid),
+                                                           memory["feed_server"]["rss_after_requests"])
+        memory["ceiling"]["rss_after_load_runs"] = harness.rss_kb(ceiling.pid)
+        feed.stop()
+        ceiling.stop()
+        sqlite = sqlite_phase(settings, feed_binary)
+        reference, reference_commands = reference_phase(settings, reference_binary)
+        counts = instructions_phase(settings, feed_binary, ceiling_routes, cookie, reference_commands, run_dir)
+    feed_method = counts["feed-server"]["/feed"]["method"]
+    profile = write_profile(settings, "feed-server", PROFILE_ROUTE, feed_method)
+    write_profile(settings, "reference-server", "/feed", counts["reference-server"]["/feed"]["method"])
+    live_line, live = live_phase(feed_binary)
+
+    routes = route_results(answers, throughput, counts)
+    for key, label in (("reference_server", "reference-server"), ("reference_c", "reference-c")):
+        reference[key]["instructions"] = counts[label]["/feed"]["instructions"]
+        reference[key]["memset_instructions"] = counts[label]["/feed"]["memset"]
+    reference["instructions_ratio"] = ratio(reference["reference_server"]["instructions"],
+                                            reference["reference_c"]["instructions"])
+    head, dirty = harness.commit()
+    results = {
+        "date": datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"),
+        "commit": head, "uncommitted_changes": dirty, "quick": settings.quick,
+        "seconds": round(time.monotonic() - started),
+        "machine": machine(settings),
+        "load": {"tool": "wrk", "threads": 1, "connections": settings.connections, "duration_s": settings.duration,
+                 "runs": settings.runs, "server_threads": settings.threads,
+                 "cpu_note": "server user+system time (/proc/PID/stat, all threads) over each run / requests wrk completed; median of runs"},
+        "routes": routes,
+        "instructions": {"server_threads": 1, "reference_server_threads": settings.threads,
+                         "warmup_requests": settings.callgrind_warmup,
+                         "measured_requests": settings.callgrind_requests, "method": feed_method,
+                         "own_work_note": "feed-server's instructions per request less the ceiling's for the same route",
+                         "memset_note": MEMSET_NOTE},
+        "context_switches_per_request": {
+            key: ratio(memory[key]["context_switches"], memory[key]["requests"]) for key in ("feed_server", "ceiling")}
+        | {"note": "during the memory run, summed over the threads alive at its end"},
+        "memory_kb": memory,
+        "feed_on_sqlite": sqlite,
+        "reference_page": reference,
+        "live": live,
+        "profile_feed": profile,
+    }
+    results["budgets"] = budgets({route["route"]: route for route in routes}, counts, memory, reference)
+    (OUT / "results.json").write_text(json.dumps(results, indent=2, ensure_ascii=False) + "\n")
+    print(table(results, profile, live_line))
+    return 0
+
+
+if __name__ == "__main__":
+    harness.main("bench", run)

@@ -45,13 +45,6 @@ enum MHDCallbacks {
         }
     }
 
-    static let collectHeader: MHD_KeyValueIterator = { cls, _, name, value in
-        guard let cls, let name else { return .YES }
-        let headers = cls.assumingMemoryBound(to: HTTPHeaders.self)
-        headers.pointee.add(String(cString: name), value.map { String(cString: $0) } ?? "")
-        return .YES
-    }
-
     /// Fills libmicrohttpd's buffer from a stream; parks the connection when
     /// the producer has not written yet.
     static let readStream: MHD_ContentReaderCallback = { cls, _, buffer, capacity in
@@ -63,6 +56,12 @@ enum MHDCallbacks {
         case .endOfStream: return MHD_CONTENT_READER_END_OF_STREAM
         case .failed: return MHD_CONTENT_READER_END_WITH_ERROR
         }
+    }
+
+    /// A response sent from an array's storage is freed: the array may go.
+    static let releaseBytes: MHD_ContentReaderFreeCallback = { cls in
+        guard let cls else { return }
+        Unmanaged<SentBytes>.fromOpaque(cls).release()
     }
 
     /// The stream's response is freed: the body ended or the client left.

@@ -22,10 +22,15 @@ enum MHDResponse {
                 sectional_size_unknown, 16 * 1024,
                 MHDCallbacks.readStream, context.toOpaque(), MHDCallbacks.freeStream)
             if made == nil { context.release() }
+        case .bytes(let bytes) where bytes.isEmpty:
+            made = MHD_create_response_from_buffer(0, nil, .RESPMEM_PERSISTENT)
         case .bytes(let bytes):
-            made = bytes.withUnsafeBytes { buffer in
-                MHD_create_response_from_buffer(buffer.count, UnsafeMutableRawPointer(mutating: buffer.baseAddress), .RESPMEM_MUST_COPY)
-            }
+            // Sent from the array's own storage, not a copy: the box keeps the
+            // array alive, and nothing changes it, until libmicrohttpd frees the response.
+            let box = Unmanaged.passRetained(SentBytes(bytes))
+            made = MHD_create_response_from_buffer_with_free_callback_cls(
+                bytes.count, box.takeUnretainedValue().start, MHDCallbacks.releaseBytes, box.toOpaque())
+            if made == nil { box.release() }
         case .file(let path, let size):
             let fd = open(path, O_RDONLY | O_CLOEXEC)
             guard fd >= 0 else { return nil }
@@ -33,12 +38,29 @@ enum MHDResponse {
             if made == nil { close(fd) }
         }
         guard let made else { return nil }
-        for (name, value) in response.sentHeaders where !name.equalsIgnoringASCIICase("Content-Length") {
+        for (name, value) in response.sentHeaders where !isContentLength(name) {
             MHD_add_response_header(made, name, value)
         }
         if closeConnection {
             MHD_add_response_header(made, "Connection", "close")
         }
         return made
+    }
+
+    /// libmicrohttpd writes `Content-Length` itself. Compared by length first: most fields are not it.
+    private static func isContentLength(_ name: String) -> Bool {
+        name.utf8.count == 14 && name.equalsIgnoringASCIICase("Content-Length")
+    }
+}
+
+/// A response body handed to libmicrohttpd without copying it.
+final class SentBytes {
+    let bytes: [UInt8]
+    /// The first byte of `bytes`' storage, which stays put while `bytes` lives unchanged.
+    let start: UnsafeMutableRawPointer
+
+    init(_ bytes: [UInt8]) {
+        self.bytes = bytes
+        start = bytes.withUnsafeBytes { UnsafeMutableRawPointer(mutating: $0.baseAddress!) }
     }
 }

@@ -11,24 +11,27 @@ enum PeerAddress {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getpeername(socket, $0, &length) }
         }
         guard status == 0 else { return nil }
-        var text = [CChar](repeating: 0, count: Int(INET6_ADDRSTRLEN))
         let family = Int32(storage.ss_family)
-        let written: UnsafePointer<CChar>? = withUnsafePointer(to: &storage) { pointer in
-            switch family {
-            case AF_INET:
-                pointer.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { address in
-                    withUnsafePointer(to: address.pointee.sin_addr) { inet_ntop(AF_INET, $0, &text, socklen_t(text.count)) }
+        // inet_ntop writes into a buffer on the stack: this runs for every request.
+        return withUnsafeTemporaryAllocation(of: CChar.self, capacity: Int(INET6_ADDRSTRLEN)) { text -> String? in
+            let written: UnsafePointer<CChar>? = withUnsafePointer(to: &storage) { pointer in
+                switch family {
+                case AF_INET:
+                    pointer.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { address in
+                        withUnsafePointer(to: address.pointee.sin_addr) { inet_ntop(AF_INET, $0, text.baseAddress, socklen_t(text.count)) }
+                    }
+                case AF_INET6:
+                    pointer.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) { address in
+                        withUnsafePointer(to: address.pointee.sin6_addr) { inet_ntop(AF_INET6, $0, text.baseAddress, socklen_t(text.count)) }
+                    }
+                default: nil
                 }
-            case AF_INET6:
-                pointer.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) { address in
-                    withUnsafePointer(to: address.pointee.sin6_addr) { inet_ntop(AF_INET6, $0, &text, socklen_t(text.count)) }
-                }
-            default: nil
             }
+            guard let written else { return nil }
+            let address = String(cString: written)
+            // A dual-stack listener sees IPv4 clients as ::ffff:a.b.c.d: name them as operators write them.
+            guard family == AF_INET6, address.hasPrefix("::ffff:"), address.contains(".") else { return address }
+            return String(address.dropFirst(7))
         }
-        guard written != nil else { return nil }
-        let address = String(decoding: text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        // A dual-stack listener sees IPv4 clients as ::ffff:a.b.c.d: name them as operators write them.
-        return address.hasPrefix("::ffff:") && address.contains(".") ? String(address.dropFirst(7)) : address
     }
 }

@@ -23,7 +23,8 @@ import CMicroHTTPD
 /// The same scan counts `Host` fields (RFC 9112 §3.2: exactly one on
 /// HTTP/1.1), reads the declared body length without overflowing, and
 /// notes `Expect`, so a request that cannot succeed is refused before
-/// libmicrohttpd sends `100 Continue` or reads its body.
+/// libmicrohttpd sends `100 Continue` or reads its body. It also collects
+/// the fields for the handler: the head is read once.
 enum RequestFraming {
     /// Scans the request's header fields once.
     static func scan(_ connection: OpaquePointer) -> Scan {
@@ -46,6 +47,8 @@ enum RequestFraming {
         var hostIsMalformed = false
         /// The `Expect` value, lowercased, when there is one.
         var expectation: String?
+        /// Every field, in order (complete unless `problem` is set).
+        var headers = HTTPHeaders()
 
         /// The declared length: `nil` without `Content-Length`, `UInt64.max` when it overflows.
         var contentLength: UInt64? {
@@ -100,7 +103,9 @@ enum RequestFraming {
                 expectation = String(decoding: Array(valueBytes).trimmingSpaces, as: UTF8.self).lowercased()
             } else if RequestFraming.startsIgnoringCase(field, "content-length") || RequestFraming.startsIgnoringCase(field, "transfer-encoding") {
                 problem = "A Content-Length or Transfer-Encoding field is folded over two lines."
+                return
             }
+            headers.add(String(decoding: field, as: UTF8.self), String(decoding: valueBytes, as: UTF8.self))
         }
 
         /// What makes the request unreadable or ambiguous, or `nil`.

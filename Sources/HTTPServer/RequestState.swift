@@ -26,6 +26,8 @@ final class RequestState: @unchecked Sendable {
     let startedAt: UInt64
     var phase = Phase.receivingHeaders
     var method = HTTPMethod.get
+    /// The header fields, read once the head has arrived.
+    var headers = HTTPHeaders()
     /// The request body as it arrives, at most the configured limit.
     var body: [UInt8] = []
     var status = 0

@@ -113,6 +113,7 @@ final class ServerCore: Sendable {
         if let problem = state.targetProblem { return problem.response() }
         let head = RequestFraming.scan(connection)
         if let problem = head.problem(version: version) { return HTTPError(.badRequest, problem).response() }
+        state.headers = head.headers
         if let expectation = head.expectation, expectation != "100-continue" {
             return HTTPError(.expectationFailed, "Only Expect: 100-continue is understood.").response()
         }
@@ -121,7 +122,7 @@ final class ServerCore: Sendable {
             return HTTPError(.contentTooLarge, "The request body is too large.").response()
         }
         if state.method.isRead { return HTTPError(.badRequest, "A \(state.method) request carries no body.").response() }
-        guard let request = try? Request(method: state.method, target: state.target, headers: Self.headers(of: connection)) else {
+        guard let request = try? Request(method: state.method, target: state.target, headers: state.headers) else {
             return nil  // the dispatch answers a malformed target
         }
         return responder.refusal(for: request)
@@ -130,7 +131,7 @@ final class ServerCore: Sendable {
     private func dispatch(_ connection: OpaquePointer, _ state: RequestState) -> MHD_Result {
         var request: Request
         do {
-            request = try Request(method: state.method, target: state.target, headers: Self.headers(of: connection), body: state.body)
+            request = try Request(method: state.method, target: state.target, headers: state.headers, body: state.body)
             request.clientAddress = PeerAddress.of(socket: state.socket)
         } catch {
             return queue(error.response(), on: connection, state)
@@ -261,13 +262,5 @@ final class ServerCore: Sendable {
         }
         defer { MHD_destroy_response(made) }
         return MHD_queue_response(connection, UInt32(response.status.code), made)
-    }
-
-    private static func headers(of connection: OpaquePointer) -> HTTPHeaders {
-        var headers = HTTPHeaders()
-        withUnsafeMutablePointer(to: &headers) { pointer in
-            _ = MHD_get_connection_values(connection, .HEADER_KIND, MHDCallbacks.collectHeader, pointer)
-        }
-        return headers
     }
 }

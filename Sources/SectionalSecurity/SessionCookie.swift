@@ -24,18 +24,26 @@ public struct SessionCookie: Sendable {
     public func value(in request: Request) -> String? {
         // Browsers send one Cookie field; this runs on every request, so it
         // scans that field's bytes once and copies only the value it finds.
-        guard let field = request.headers["Cookie"] else { return nil }
-        let bytes = field.utf8
-        var start = bytes.startIndex
-        while start != bytes.endIndex {
-            let end = bytes[start...].firstIndex(of: UInt8(ascii: ";")) ?? bytes.endIndex
-            let pair = bytes[start..<end].drop { $0 == UInt8(ascii: " ") }
-            if pair.starts(with: name.utf8), pair.dropFirst(name.utf8.count).first == UInt8(ascii: "=") {
-                return String(Substring(pair.dropFirst(name.utf8.count + 1)))
+        guard var field = request.headers["Cookie"] else { return nil }
+        var name = name
+        return field.withUTF8 { bytes in
+            name.withUTF8 { name -> String? in
+                var start = 0
+                while start < bytes.count {
+                    var end = start
+                    while end < bytes.count && bytes[end] != UInt8(ascii: ";") { end += 1 }
+                    while start < end && bytes[start] == UInt8(ascii: " ") { start += 1 }
+                    let valueStart = start + name.count + 1
+                    if valueStart <= end, bytes[valueStart - 1] == UInt8(ascii: "="),
+                        UnsafeBufferPointer(rebasing: bytes[start..<(valueStart - 1)]).elementsEqual(name)
+                    {
+                        return String(decoding: UnsafeBufferPointer(rebasing: bytes[valueStart..<end]), as: UTF8.self)
+                    }
+                    start = end + 1
+                }
+                return nil
             }
-            start = end == bytes.endIndex ? end : bytes.index(after: end)
         }
-        return nil
     }
 }
 

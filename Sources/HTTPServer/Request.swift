@@ -32,7 +32,8 @@ public struct Request: Sendable {
     /// Parses a request target as sent on the request line, e.g. `/feed?add=checkup`.
     /// - Throws: a 400 `HTTPError` when the path or query is malformed.
     public init(method: HTTPMethod, target: String, headers: HTTPHeaders = [:], body: [UInt8] = []) throws(HTTPError) {
-        let questionMark = target.firstIndex(of: "?")
+        // Found among the bytes: a search by Character walks grapheme by grapheme.
+        let questionMark = target.utf8.firstIndex(of: UInt8(ascii: "?"))
         let rawPath = target[..<(questionMark ?? target.endIndex)]
         guard rawPath.hasPrefix("/"), let path = PercentDecoding.decode(rawPath, plusIsSpace: false) else {
             throw HTTPError(.badRequest, "The request path is malformed.")

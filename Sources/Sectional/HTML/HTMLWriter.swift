@@ -27,8 +27,11 @@ public struct HTMLWriter: ~Copyable {
 
     /// Appends markup unescaped.
     public mutating func writeRaw(_ markup: String) {
-        var markup = markup
-        markup.withUTF8 { append($0) }
+        // Native strings lend their bytes without a copy of the string; others are made contiguous once.
+        if markup.utf8.withContiguousStorageIfAvailable({ append($0) }) == nil {
+            var markup = markup
+            markup.withUTF8 { append($0) }
+        }
     }
 
     /// Appends markup unescaped.
@@ -55,8 +58,10 @@ public struct HTMLWriter: ~Copyable {
     /// Appends text with `& < > " '` escaped: safe in element content and in
     /// quoted attribute values alike.
     public mutating func writeEscaped(_ text: String) {
-        var text = text
-        text.withUTF8 { writeEscaped($0) }
+        if text.utf8.withContiguousStorageIfAvailable({ writeEscaped($0) }) == nil {
+            var text = text
+            text.withUTF8 { writeEscaped($0) }
+        }
     }
 
     /// Appends UTF-8 text with `& < > " '` escaped.
@@ -141,10 +146,19 @@ public struct HTMLWriter: ~Copyable {
         other.withBytes { append(UnsafeBufferPointer(rebasing: $0[range])) }
     }
 
+    /// Always inlined, and short pieces (most tags and attribute names)
+    /// copied byte by byte rather than by a call to `memcpy`: this is the
+    /// hot loop of every page.
+    @inline(__always)
     private mutating func append(_ source: UnsafeBufferPointer<UInt8>) {
         guard let start = source.baseAddress, source.count > 0 else { return }
         if count + source.count > capacity { grow(toFit: count + source.count) }
-        (base + count).update(from: start, count: source.count)
+        let end = base + count
+        if source.count <= 8 {
+            for index in 0..<source.count { end[index] = start[index] }
+        } else {
+            end.update(from: start, count: source.count)
+        }
         count += source.count
     }
 

@@ -19,6 +19,11 @@ public struct HTTPHeaders: Sendable, Sequence, ExpressibleByDictionaryLiteral {
         }
     }
 
+    /// Makes room for `count` fields in all.
+    public mutating func reserveCapacity(_ count: Int) {
+        fields.reserveCapacity(count)
+    }
+
     /// Appends a field, keeping any others of the same name.
     public mutating func add(_ name: String, _ value: String) {
         fields.append((name, value))

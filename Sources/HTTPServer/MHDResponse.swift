@@ -39,7 +39,8 @@ enum MHDResponse {
         }
         guard let made else { return nil }
         for (name, value) in response.sentHeaders where !isContentLength(name) {
-            MHD_add_response_header(made, name, value)
+            // Lent as C strings in place; passed as String, each would be copied into a new array.
+            name.withCString { name in value.withCString { value in _ = MHD_add_response_header(made, name, value) } }
         }
         if closeConnection {
             MHD_add_response_header(made, "Connection", "close")

@@ -99,7 +99,7 @@ struct PageRoutes<Page: ComposedPage>: Sendable {
             throw HTTPError(.notFound, "The \(page.name) has no section '\(id)'. Valid sections: \(valid).", detail: ValidSections(catalog.ids))
         }
         let (context, plan) = try await compose(request)
-        let controller = makePage(plan: plan.adding(id), context: context)
+        let controller = makePage(plan: plan.adding(id), context: context, only: id)
         guard let section = controller.children.first(where: { $0.id == id }) else {
             throw HTTPError(.notFound, "The section '\(id)' is not on this page.")
         }
@@ -132,9 +132,11 @@ struct PageRoutes<Page: ComposedPage>: Sendable {
         return (context, try page.plan(from: request, saved: saved))
     }
 
-    func makePage(plan: CompositionPlan, context: Page.Context) -> StackPageController {
+    /// The page's controller tree for `plan`; with `only`, a page that makes
+    /// its sections with `addSections` makes that one alone.
+    func makePage(plan: CompositionPlan, context: Page.Context, only: SectionID? = nil) -> StackPageController {
         let address = page.address(context)
-        let controller = page.makePage(SectionSetup(context: context, plan: plan, address: address))
+        let controller = page.makePage(SectionSetup(context: context, plan: plan, address: address, onlySection: only))
         controller.plan = plan
         controller.address = address
         controller.heading = page.heading

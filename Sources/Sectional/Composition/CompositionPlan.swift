@@ -67,7 +67,9 @@ public struct CompositionPlan: Sendable, Equatable {
         }
         let savedIDs = saved.map { $0.filter(catalog.contains).uniqued() }
         let base = savedIDs ?? catalog.defaultIDs
-        let shown = ((listed ?? base) + added).uniqued().filter { !removed.contains($0) }
+        // Most visits name no sections: the base as it is.
+        let changesBase = listed != nil || !added.isEmpty || !removed.isEmpty
+        let shown = changesBase ? ((listed ?? base) + added).uniqued().filter { !removed.contains($0) } : base
         let layout: Layout = listed != nil ? .query : savedIDs != nil ? .saved : .default
         self.init(catalog: catalog, sectionIDs: shown, baseIDs: base, layout: layout)
     }
@@ -106,6 +108,13 @@ public struct CompositionPlan: Sendable, Equatable {
 extension Array where Element: Hashable {
     /// The elements in order, each kept at its first place only.
     func uniqued() -> [Element] {
+        // A page's few ids are compared in place; a set only for a long list.
+        guard count > 16 else {
+            var kept: [Element] = []
+            kept.reserveCapacity(count)
+            for element in self where !kept.contains(element) { kept.append(element) }
+            return kept
+        }
         var seen = Set<Element>()
         return filter { seen.insert($0).inserted }
     }

@@ -78,6 +78,12 @@ public struct PageAddress: Sendable, Equatable {
 enum QueryEncoding {
     /// `text`, percent-encoded, appended to `bytes`.
     static func append(_ text: String, to bytes: inout [UInt8]) {
+        // Ids and dates need no encoding: appended whole, not byte by byte
+        // (checked on the string's own bytes, where it has them).
+        if text.utf8.withContiguousStorageIfAvailable({ $0.allSatisfy(isUnreserved) }) == true {
+            bytes += text.utf8
+            return
+        }
         let hexDigits: StaticString = "0123456789ABCDEF"
         for byte in text.utf8 {
             if isUnreserved(byte) {

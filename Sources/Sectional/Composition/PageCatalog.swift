@@ -57,11 +57,15 @@ public struct SectionSetup<Context> {
     public let plan: CompositionPlan
     /// Where the page lives, for the links a section makes.
     public let address: PageAddress
+    /// Set when only this section of the plan is wanted (a fragment):
+    /// `addSections(from:_:)` then makes none of the others.
+    public var onlySection: SectionID?
 
     /// What one request's sections are made from.
-    public init(context: Context, plan: CompositionPlan, address: PageAddress) {
+    public init(context: Context, plan: CompositionPlan, address: PageAddress, onlySection: SectionID? = nil) {
         self.context = context
         self.plan = plan
         self.address = address
+        self.onlySection = onlySection
     }
 }

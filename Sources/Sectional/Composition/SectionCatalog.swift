@@ -21,11 +21,12 @@ public struct SectionCatalog: Sendable, Equatable {
     /// The sections shown, in order, when the query says nothing.
     public let defaultIDs: [SectionID]
 
-    /// A catalog of `entries` showing `defaultIDs` by default; every default must be an entry.
+    /// A catalog of `entries` showing `defaultIDs` by default (a repeated
+    /// one shown once); every default must be an entry.
     public init(entries: [Entry], defaultIDs: [SectionID]) {
         precondition(defaultIDs.allSatisfy { id in entries.contains { $0.id == id } }, "Default sections must be in the catalog.")
         self.entries = entries
-        self.defaultIDs = defaultIDs
+        self.defaultIDs = defaultIDs.uniqued()
     }
 
     /// Every section's id, in catalog order.

@@ -43,30 +43,31 @@ struct HistoryChart: HTML {
 
     func render(into html: inout HTMLWriter) {
         guard values.count > 1, let low = values.min(), let high = values.max() else { return }
-        let range = max(1, high - low)
-        let step = Double(width - 8) / Double(values.count - 1)
-        // Built as bytes: a string concatenation per number was most of the chart's cost.
-        var points: [UInt8] = []
-        points.reserveCapacity(values.count * 8)
-        for (index, value) in values.enumerated() {
-            let x = 4 + Double(index) * step
-            let y = 4 + Double(height - 8) * Double(high - value) / Double(range)
-            if index > 0 { points.append(UInt8(ascii: " ")) }
-            points += String(Int(x.rounded())).utf8
-            points.append(UInt8(ascii: ","))
-            points += String(Int(y.rounded())).utf8
-        }
         let summary = "Score history over 12 months, from \(values[0]) to \(values[values.count - 1])"
         div(.class("credit-chart")) {
             svg(.class("chart"), HTMLAttribute("viewBox", "0 0 \(width) \(height)"), .role("img"), .aria("label", summary)) {
-                polyline(
-                    HTMLAttribute("points", String(decoding: points, as: UTF8.self)), HTMLAttribute("fill", "none"),
-                    HTMLAttribute("stroke", "currentColor"), HTMLAttribute("stroke-width", "2.5"),
-                    HTMLAttribute("stroke-linejoin", "round"), HTMLAttribute("stroke-linecap", "round"))
+                HTMLRenderer { html in writeLine(low: low, high: high, into: &html) }
             }
             div(.class("chart-axis")) {
                 span { "12 months ago" }; span { "Now" }
             }
         }.render(into: &html)
+    }
+
+    /// The line, its points written straight into the page as numbers: a
+    /// string per coordinate was most of the chart's cost.
+    private func writeLine(low: Int, high: Int, into html: inout HTMLWriter) {
+        let range = max(1, high - low)
+        let step = Double(width - 8) / Double(values.count - 1)
+        html.writeRaw(#"<polyline points=""#)
+        for (index, value) in values.enumerated() {
+            let x = 4 + Double(index) * step
+            let y = 4 + Double(height - 8) * Double(high - value) / Double(range)
+            if index > 0 { html.writeRaw(" ") }
+            html.writeDecimal(Int(x.rounded()))
+            html.writeRaw(",")
+            html.writeDecimal(Int(y.rounded()))
+        }
+        html.writeRaw(#"" fill="none" stroke="currentColor" stroke-width="2.5" stroke-linejoin="round" stroke-linecap="round"></polyline>"#)
     }
 }

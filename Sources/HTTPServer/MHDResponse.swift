@@ -38,14 +38,25 @@ enum MHDResponse {
             if made == nil { close(fd) }
         }
         guard let made else { return nil }
-        for (name, value) in response.sentHeaders where !isContentLength(name) {
-            // Lent as C strings in place; passed as String, each would be copied into a new array.
-            name.withCString { name in value.withCString { value in _ = MHD_add_response_header(made, name, value) } }
+        let hasTiming = response.timing.map { !$0.entries.isEmpty } ?? false
+        for (name, value) in response.headers where !isContentLength(name) && !(hasTiming && isServerTiming(name)) {
+            add(name, value, to: made)
         }
+        // `sentHeaders` without copying `headers`: the timing replaces any field of its name.
+        if hasTiming, let timing = response.timing { add("Server-Timing", timing.headerValue, to: made) }
         if closeConnection {
             MHD_add_response_header(made, "Connection", "close")
         }
         return made
+    }
+
+    /// Lent as C strings in place; passed as `String`s, each would be copied into a new array.
+    private static func add(_ name: String, _ value: String, to response: OpaquePointer) {
+        name.withCString { name in value.withCString { value in _ = MHD_add_response_header(response, name, value) } }
+    }
+
+    private static func isServerTiming(_ name: String) -> Bool {
+        name.utf8.count == 13 && name.equalsIgnoringASCIICase("Server-Timing")
     }
 
     /// libmicrohttpd writes `Content-Length` itself. Compared by length first: most fields are not it.

@@ -20,17 +20,23 @@ public struct ServerTiming: Sendable {
     }
 
     /// `name;dur=MILLISECONDS, …`, milliseconds with three decimals.
+    /// Built as bytes: joined as strings, a page's six entries cost more
+    /// than rendering its sections.
     public var headerValue: String {
-        var value = ""
+        var value: [UInt8] = []
+        value.reserveCapacity(entries.count * 32)
         for (index, entry) in entries.enumerated() {
             let (seconds, attoseconds) = entry.duration.components
             // A negative duration (a deadline set below zero) reads as zero.
             let microseconds = max(0, seconds * 1_000_000 + attoseconds / 1_000_000_000_000)
-            let fraction = String(microseconds % 1000)
-            if index > 0 { value += ", " }
-            value += entry.name + ";dur=" + String(microseconds / 1000) + "." + String(repeating: "0", count: 3 - fraction.count) + fraction
+            if index > 0 { value += ", ".utf8 }
+            value += entry.name.utf8
+            value += ";dur=".utf8
+            value += String(microseconds / 1000).utf8
+            value.append(UInt8(ascii: "."))
+            let fraction = Int(microseconds % 1000)
+            for divisor in [100, 10, 1] { value.append(UInt8(ascii: "0") + UInt8(fraction / divisor % 10)) }
         }
-        return value
+        return String(decoding: value, as: UTF8.self)
     }
-
 }

@@ -28,6 +28,19 @@ struct ComposedPageTests {
         }
     }
 
+    @Test("A fragment's page makes its own section alone; a whole page makes every section of its plan")
+    func fragmentMakesOneSection() {
+        let catalog = NotesPage(clock: ContinuousClock()).catalog
+        let plan = CompositionPlan(catalog: catalog.sections)
+        let address = PageAddress(path: "/notes")
+        let fragmentPage = StackPageController(id: "notes", title: "Notes")
+        fragmentPage.addSections(from: catalog, SectionSetup(context: (), plan: plan, address: address, onlySection: "latest"))
+        #expect(fragmentPage.children.map(\.id) == ["latest"])
+        let wholePage = StackPageController(id: "notes", title: "Notes")
+        wholePage.addSections(from: catalog, SectionSetup(context: (), plan: plan, address: address))
+        #expect(wholePage.children.map(\.id) == ["pinned", "latest"])
+    }
+
     @Test("The document's head is the app's: language, stylesheets and icon, none assumed")
     func documentHeadIsTheApps() async throws {
         let client = InProcessClient(NotesApp.router(language: "fr"))

@@ -31,6 +31,11 @@ extension String: HTML {
     public func render(into html: inout HTMLWriter) { html.writeEscaped(self) }
 }
 
+/// An `Int` in HTML is its decimal digits, written without a string made first.
+extension Int: HTML {
+    public func render(into html: inout HTMLWriter) { html.writeDecimal(self) }
+}
+
 /// An optional renders its content, or nothing when it is `nil`.
 extension Optional: HTML where Wrapped: HTML {
     public func render(into html: inout HTMLWriter) { self?.render(into: &html) }

@@ -22,11 +22,11 @@ final class CreditScoreSection: SectionController, CatalogSection {
         let change = credit.history.count > 1 ? credit.score - credit.history[0] : 0
         div(.class("credit")) {
             div(.class("credit-figure")) {
-                span(.class("credit-score")) { String(credit.score) }
+                span(.class("credit-score")) { credit.score }
                 span(.class("credit-band")) { credit.band }
                 span(.class(change < 0 ? "credit-change negative" : "credit-change")) {
                     change < 0 ? "\u{2212}" : "+"
-                    String(abs(change))
+                    abs(change)
                     " in 12 months"
                 }
             }

@@ -18,7 +18,7 @@ final class AlertsSection: SectionController, CatalogSection {
 
     override func render(into html: inout HTMLWriter) {
         ul {
-            for alert in alerts {
+            ForEach(alerts) { alert in
                 li(.class("alert alert-" + alert.severity)) {
                     strong { alert.title }
                     " "

@@ -18,16 +18,19 @@ final class BalancesSection: SectionController, CatalogSection {
 
     override func render(into html: inout HTMLWriter) {
         ul {
-            for account in accounts {
+            ForEach(accounts) { account in
                 li {
                     span(.class("name")) { account.name }
                     " "
                     span(.class("number")) { account.number }
                     " "
-                    span(.class("amount")) { Dollars.format(account.balanceCents) }
+                    span(.class("amount")) { Dollars(account.balanceCents) }
                 }
             }
         }.render(into: &html)
-        p(.class("total")) { "Total: " + Dollars.format(accounts.reduce(0) { $0 + $1.balanceCents }) }.render(into: &html)
+        p(.class("total")) {
+            "Total: "
+            Dollars(accounts.reduce(0) { $0 + $1.balanceCents })
+        }.render(into: &html)
     }
 }

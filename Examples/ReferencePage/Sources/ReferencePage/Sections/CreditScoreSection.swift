@@ -17,10 +17,10 @@ final class CreditScoreSection: SectionController, CatalogSection {
     }
 
     override func render(into html: inout HTMLWriter) {
-        p(.class("score")) { String(credit.score) }.render(into: &html)
+        p(.class("score")) { credit.score }.render(into: &html)
         p(.class("band")) { credit.band }.render(into: &html)
         ol(.class("history")) {
-            for score in credit.history { li { String(score) } }
+            ForEach(credit.history) { score in li { score } }
         }.render(into: &html)
     }
 }

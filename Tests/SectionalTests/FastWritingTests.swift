@@ -1,0 +1,76 @@
+import Testing
+
+@testable import Sectional
+
+/// The writer's short cuts — escaping eight bytes at a time, numbers and
+/// attributes written without a string, collections rendered one element at
+/// a time — give exactly the bytes of the plain way.
+@Suite("Writing without strings")
+struct FastWritingTests {
+    /// Escaping as the definition says, one character at a time.
+    private static func escapedSlowly(_ text: String) -> String {
+        var escaped = ""
+        for character in text {
+            switch character {
+            case "&": escaped += "&amp;"
+            case "<": escaped += "&lt;"
+            case ">": escaped += "&gt;"
+            case "\"": escaped += "&quot;"
+            case "'": escaped += "&#39;"
+            default: escaped.append(character)
+            }
+        }
+        return escaped
+    }
+
+    @Test(arguments: ["&", "<", ">", "\"", "'"])
+    func everyEscapedByteIsFoundAtEveryPlaceInAWord(_ special: String) {
+        // Before, inside and after the eight-byte words the scan reads whole, and in twos.
+        for before in 0..<20 {
+            for after in [0, 1, 7, 8, 9] {
+                for text in [
+                    String(repeating: "a", count: before) + special + String(repeating: "é", count: after),
+                    String(repeating: "b", count: before) + special + special + String(repeating: "c", count: after),
+                ] {
+                    var writer = HTMLWriter()
+                    writer.writeEscaped(text)
+                    #expect(writer.withBytes { String(decoding: $0, as: UTF8.self) } == Self.escapedSlowly(text), "\(text.debugDescription)")
+                }
+            }
+        }
+    }
+
+    @Test func textWithoutSpecialBytesIsWrittenAsIs() {
+        // Bytes just beside the five (0x21, 0x25, 0x28, 0x3B, 0x3D, 0x3F) must not be taken for them.
+        let text = String(repeating: "!%(;=?~ plain text, é and 0123456789 ", count: 40)
+        var writer = HTMLWriter(capacity: 64)
+        writer.writeEscaped(text)
+        #expect(writer.withBytes { String(decoding: $0, as: UTF8.self) } == text)
+    }
+
+    @Test(arguments: [0, 7, -7, 42, 1_000_000, -1_234_567_890, Int.max, Int.min])
+    func numbersAreWrittenAsTheirDecimalDigits(_ number: Int) {
+        var writer = HTMLWriter()
+        writer.writeDecimal(number)
+        #expect(writer.withBytes { String(decoding: $0, as: UTF8.self) } == String(number))
+        #expect(p { number }.render() == "<p>\(number)</p>")
+    }
+
+    @Test func anAttributeIsWrittenWithItsValueEscaped() {
+        var writer = HTMLWriter()
+        writer.writeAttribute(" title=\"", #"Tom & "Jerry""#)
+        #expect(writer.withBytes { String(decoding: $0, as: UTF8.self) } == #" title="Tom &amp; &quot;Jerry&quot;""#)
+    }
+
+    @Test func forEachRendersEachElementInOrder() {
+        let names = ["Ann", "<Bo>", "Cy"]
+        let built = ul { ForEach(names) { name in li(.class("name")) { name } } }.render()
+        let looped = ul {
+            for name in names { li(.class("name")) { name } }
+        }.render()
+        #expect(built == #"<ul><li class="name">Ann</li><li class="name">&lt;Bo&gt;</li><li class="name">Cy</li></ul>"#)
+        #expect(built == looped)
+        #expect(ul { ForEach([String]()) { name in li { name } } }.render() == "<ul></ul>")
+        #expect(ol { ForEach(1...3) { number in li { number } } }.render() == "<ol><li>1</li><li>2</li><li>3</li></ol>")
+    }
+}

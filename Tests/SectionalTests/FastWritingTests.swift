@@ -9,18 +9,8 @@ import Testing
 struct FastWritingTests {
     /// Escaping as the definition says, one character at a time.
     private static func escapedSlowly(_ text: String) -> String {
-        var escaped = ""
-        for character in text {
-            switch character {
-            case "&": escaped += "&amp;"
-            case "<": escaped += "&lt;"
-            case ">": escaped += "&gt;"
-            case "\"": escaped += "&quot;"
-            case "'": escaped += "&#39;"
-            default: escaped.append(character)
-            }
-        }
-        return escaped
+        let entities: [Character: String] = ["&": "&amp;", "<": "&lt;", ">": "&gt;", "\"": "&quot;", "'": "&#39;"]
+        return text.map { entities[$0] ?? String($0) }.joined()
     }
 
     @Test(arguments: ["&", "<", ">", "\"", "'"])
@@ -56,6 +46,18 @@ struct FastWritingTests {
         #expect(p { number }.render() == "<p>\(number)</p>")
     }
 
+    @Test(arguments: [
+        (0 as UInt, "0"), (999, "999"), (1000, "1,000"), (12_500, "12,500"), (1_234_567, "1,234,567"),
+        (UInt.max, "18,446,744,073,709,551,615"),
+    ])
+    func groupedNumbersHaveASeparatorEveryThreeDigits(_ number: UInt, _ expected: String) {
+        var writer = HTMLWriter()
+        writer.writeDecimal(number, groupingBy: ",")
+        writer.writeRaw(" ")
+        writer.writeDecimal(number, groupingBy: "\u{202F}")
+        #expect(writer.withBytes { String(decoding: $0, as: UTF8.self) } == expected + " " + expected.replacingOccurrences(",", "\u{202F}"))
+    }
+
     @Test func anAttributeIsWrittenWithItsValueEscaped() {
         var writer = HTMLWriter()
         writer.writeAttribute(" title=\"", #"Tom & "Jerry""#)
@@ -72,5 +74,11 @@ struct FastWritingTests {
         #expect(built == looped)
         #expect(ul { ForEach([String]()) { name in li { name } } }.render() == "<ul></ul>")
         #expect(ol { ForEach(1...3) { number in li { number } } }.render() == "<ol><li>1</li><li>2</li><li>3</li></ol>")
+    }
+}
+
+extension String {
+    fileprivate func replacingOccurrences(_ target: Character, _ replacement: String) -> String {
+        map { $0 == target ? replacement : String($0) }.joined()
     }
 }

@@ -1,9 +1,14 @@
 import Sectional
 
-/// An amount in HTML is its formatted text, written without a string made first.
+/// An amount in HTML is its formatted text, written straight into the page:
+/// this runs for every amount on every page.
 extension Money: HTML {
     public func render(into html: inout HTMLWriter) {
-        // Digits, `$ , .` and the minus sign: nothing to escape.
-        withFormattedBytes { html.writeRaw($0) }
+        if isNegative { html.writeRaw("\u{2212}") }  // U+2212 MINUS SIGN
+        html.writeRaw("$")
+        html.writeDecimal(cents.magnitude / 100, groupingBy: ",")
+        let fraction = Int(cents.magnitude % 100)
+        html.writeRaw(fraction < 10 ? ".0" : ".")
+        html.writeDecimal(fraction)
     }
 }

@@ -55,6 +55,27 @@ public struct HTMLWriter: ~Copyable {
         }
     }
 
+    /// Appends a number in decimal with `separator` between groups of three
+    /// digits, e.g. `12,500`: amounts written straight into the page.
+    public mutating func writeDecimal(_ number: UInt, groupingBy separator: StaticString) {
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20 + 6 * separator.utf8CodeUnitCount) { buffer in
+            var start = buffer.count
+            var rest = number
+            var digits = 0
+            repeat {
+                if digits > 0 && digits % 3 == 0 {
+                    start -= separator.utf8CodeUnitCount
+                    for index in 0..<separator.utf8CodeUnitCount { buffer[start + index] = separator.utf8Start[index] }
+                }
+                start -= 1
+                buffer[start] = UInt8(ascii: "0") + UInt8(rest % 10)
+                rest /= 10
+                digits += 1
+            } while rest > 0
+            append(UnsafeBufferPointer(rebasing: buffer[start...]))
+        }
+    }
+
     /// Appends text with `& < > " '` escaped: safe in element content and in
     /// quoted attribute values alike.
     public mutating func writeEscaped(_ text: String) {

@@ -28,8 +28,12 @@ final class SavingsGoalSection: SectionController, CatalogSection {
         let saved = accounts.filter { $0.name.contains("Savings") }.reduce(0) { $0 + $1.balance.cents }
         let percent = min(100, saved * 100 / 2_000_000)
         div(.class("goal")) {
-            p { Money(cents: saved); " of $20,000.00 saved" }
-            progress(.value(String(percent)), HTMLAttribute("max", "100")) { percent; "%" }
+            p {
+                Money(cents: saved); " of $20,000.00 saved"
+            }
+            progress(.value(String(percent)), HTMLAttribute("max", "100")) {
+                percent; "%"
+            }
         }.render(into: &html)
     }
 }

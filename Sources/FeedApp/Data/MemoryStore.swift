@@ -5,7 +5,7 @@ import Synchronization
 /// The seed data in memory, writes included, gone when the process ends:
 /// `--database memory:`, for tests and for measuring the renderer apart
 /// from any database. Users get ids 1, 2, … in seed order.
-public final class MemoryStore: FeedStore, DayStore, LayoutStore, Sendable {
+public final class MemoryStore: FeedStore, ImmediateFeedReads, DayStore, LayoutStore, Sendable {
     private struct UserData {
         var alerts: [FeedAlert]
         var layouts: [String: [SectionID]] = [:]
@@ -43,19 +43,19 @@ public final class MemoryStore: FeedStore, DayStore, LayoutStore, Sendable {
 
     // MARK: Feed
 
-    public func accounts(of user: UserID) async throws -> [Account] { seedUser(user)?.accounts ?? [] }
+    public func accounts(of user: UserID) throws -> [Account] { seedUser(user)?.accounts ?? [] }
 
-    public func alerts(of user: UserID) async throws -> [FeedAlert] {
+    public func alerts(of user: UserID) throws -> [FeedAlert] {
         guard let index = index(of: user) else { return [] }
         return state.withLock { $0[index].alerts }
     }
 
-    public func creditScore(of user: UserID) async throws -> CreditScore {
+    public func creditScore(of user: UserID) throws -> CreditScore {
         let history = seedUser(user)?.creditHistory ?? []
         return CreditScore(score: history.last ?? 0, history: history)
     }
 
-    public func recentTransactions(of user: UserID, limit: Int) async throws -> [Transaction] {
+    public func recentTransactions(of user: UserID, limit: Int) throws -> [Transaction] {
         Array((seedUser(user)?.transactions ?? []).prefix(limit))
     }
 

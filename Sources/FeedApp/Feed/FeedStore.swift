@@ -18,6 +18,30 @@ public protocol FeedStore: Sendable {
     func restoreAlerts(of user: UserID) async throws -> Int
 }
 
+/// A store whose reads answer at once, from memory (`MemoryStore`): the
+/// feed's sections read it with no task of their own (`SectionLoad(atHand:)`).
+/// The same reads as `FeedStore`'s, which these satisfy too.
+public protocol ImmediateFeedReads: Sendable {
+    func accounts(of user: UserID) throws -> [Account]
+    func alerts(of user: UserID) throws -> [FeedAlert]
+    func creditScore(of user: UserID) throws -> CreditScore
+    func recentTransactions(of user: UserID, limit: Int) throws -> [Transaction]
+}
+
+extension SectionLoad {
+    /// A section's read of the feed's data: at once from a store in memory,
+    /// else asked of the store beside the page's other loads.
+    static func feed<Model: Sendable>(
+        from store: any FeedStore, atHand: @escaping @Sendable (any ImmediateFeedReads) throws -> Model,
+        waiting: @escaping @Sendable (any FeedStore) async throws -> Model, deliver: @escaping (Model) -> Void
+    ) -> SectionLoad {
+        if let memory = store as? any ImmediateFeedReads {
+            return SectionLoad(atHand: { try atHand(memory) }, deliver: deliver)
+        }
+        return SectionLoad({ try await waiting(store) }, deliver: deliver)
+    }
+}
+
 /// Each user's saved composition of a page.
 public protocol LayoutStore: Sendable {
     /// The sections the user saved for `page`, in order; `nil` when none are saved.

@@ -9,7 +9,9 @@ extension SectionController {
     /// their loads run next, so no descendant is left unloaded.
     ///
     /// The controllers stay in the calling task: only the `Sendable`
-    /// operations and their results cross into the task group. A load that
+    /// operations and their results cross into the task group. Loads whose
+    /// data is at hand (`SectionLoad(atHand:)`) are read first, in this task,
+    /// with no task of their own. A load that
     /// misses its deadline is cancelled; loads must honour cancellation (as
     /// `Task.sleep` and URLSession do) for the page to finish on time.
     ///
@@ -54,15 +56,33 @@ extension SectionController {
         }
 
         let deadlines = pending.map { $0.controller.loadTimeout ?? options.timeout }
-        let operations = pending.map { entry in options.intercept?(entry.controller.id, entry.load.operation) ?? entry.load.operation }
         var outcomes = [LoadReport.Outcome?](repeating: nil, count: pending.count)
         let start = clock.now
+        // Loads whose data is at hand are read here, at once, with no task;
+        // under an interceptor (which may delay any load) they wait like the rest.
+        var waiting: [Int] = []
+        for index in pending.indices {
+            if options.intercept == nil, let read = pending[index].load.atHand {
+                let result = Result<any Sendable, any Error> { try read() }
+                outcomes[index] = Self.deliver(result, to: pending[index], duration: start.duration(to: clock.now))
+            } else {
+                waiting.append(index)
+            }
+        }
+        guard !waiting.isEmpty else {
+            onProgress()
+            return outcomes.compactMap { $0 }
+        }
+        let operations = waiting.map { index in
+            let (controller, load) = pending[index]
+            return (index, options.intercept?(controller.id, load.operation) ?? load.operation)
+        }
 
         await withTaskGroup(of: Event.self) { group in
             // Immediate child tasks start on this thread and leave it only when
             // they suspend: loads that need no waiting cost no thread hop.
             let finishedAtOnce = FinishedCount()
-            for (index, operation) in operations.enumerated() {
+            for (index, operation) in operations {
                 group.addImmediateTask {
                     defer { finishedAtOnce.increment() }
                     do {
@@ -78,31 +98,22 @@ extension SectionController {
             // Deadlines matter only for loads still running: one timer per distinct deadline.
             if someWait {
                 onProgress()
-                for deadline in Set(deadlines) {
+                for deadline in Set(waiting.map { deadlines[$0] }) {
                     group.addTask {
                         try? await clock.sleep(until: start.advanced(by: deadline), tolerance: nil)
                         return .deadline(deadline)
                     }
                 }
             }
-            var remaining = pending.count
+            var remaining = operations.count
             while remaining > 0, let event = await group.next() {
                 switch event {
                 case .finished(let index, let result, let duration):
                     guard outcomes[index] == nil else { continue }  // already past its deadline
-                    let (controller, load) = pending[index]
-                    switch result {
-                    case .success(let model):
-                        load.deliver(model)
-                        controller.loadState = .loaded
-                        outcomes[index] = .init(id: controller.id, status: .ok, duration: duration)
-                    case .failure(let error):
-                        controller.loadState = .failed(error)
-                        outcomes[index] = .init(id: controller.id, status: .failed(String(describing: error)), duration: duration)
-                    }
+                    outcomes[index] = Self.deliver(result, to: pending[index], duration: duration)
                     remaining -= 1
                 case .deadline(let deadline):
-                    for index in pending.indices where outcomes[index] == nil && deadlines[index] <= deadline {
+                    for index in waiting where outcomes[index] == nil && deadlines[index] <= deadline {
                         let controller = pending[index].controller
                         controller.loadState = .failed(SectionTimedOut(id: controller.id, deadline: deadline))
                         outcomes[index] = .init(id: controller.id, status: .timedOut, duration: deadline)
@@ -116,6 +127,21 @@ extension SectionController {
             if !someWait { onProgress() }
         }
         return outcomes.compactMap { $0 }
+    }
+
+    /// Hands a load's model to its controller, or marks it failed; its outcome.
+    private static func deliver(
+        _ result: Result<any Sendable, any Error>, to entry: (controller: SectionController, load: SectionLoad), duration: Duration
+    ) -> LoadReport.Outcome {
+        switch result {
+        case .success(let model):
+            entry.load.deliver(model)
+            entry.controller.loadState = .loaded
+            return .init(id: entry.controller.id, status: .ok, duration: duration)
+        case .failure(let error):
+            entry.controller.loadState = .failed(error)
+            return .init(id: entry.controller.id, status: .failed(String(describing: error)), duration: duration)
+        }
     }
 
     private func collectPendingLoads(into pending: inout [(controller: SectionController, load: SectionLoad)]) {

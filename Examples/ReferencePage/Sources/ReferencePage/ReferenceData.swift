@@ -59,11 +59,12 @@ public struct ReferenceData: Codable, Sendable {
 }
 
 /// Where the sections read their data: a protocol, so tests hand a
-/// section whatever data they need.
+/// section whatever data they need. Its reads answer at once (the data is
+/// in memory), so the sections load them with `SectionLoad(atHand:)`.
 public protocol ReferenceStore: Sendable {
-    func accounts() async throws -> [ReferenceData.Account]
-    func alerts() async throws -> [ReferenceData.Alert]
-    func credit() async throws -> ReferenceData.Credit
+    func accounts() throws -> [ReferenceData.Account]
+    func alerts() throws -> [ReferenceData.Alert]
+    func credit() throws -> ReferenceData.Credit
 }
 
 /// The data in memory, as the reference page's spec asks.
@@ -72,7 +73,7 @@ public struct InMemoryReferenceStore: ReferenceStore {
 
     public init(_ data: ReferenceData) { self.data = data }
 
-    public func accounts() async throws -> [ReferenceData.Account] { data.accounts }
-    public func alerts() async throws -> [ReferenceData.Alert] { data.alerts }
-    public func credit() async throws -> ReferenceData.Credit { data.credit }
+    public func accounts() throws -> [ReferenceData.Account] { data.accounts }
+    public func alerts() throws -> [ReferenceData.Alert] { data.alerts }
+    public func credit() throws -> ReferenceData.Credit { data.credit }
 }

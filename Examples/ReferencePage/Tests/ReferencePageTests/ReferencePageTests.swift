@@ -73,9 +73,9 @@ struct ReferencePageTests {
     @Test("A section renders alone with the data a test gives it")
     func sectionInIsolation() async throws {
         struct OneAccount: ReferenceStore {
-            func accounts() async throws -> [ReferenceData.Account] { [.init(name: "A & B", number: "****1", balanceCents: -5)] }
-            func alerts() async throws -> [ReferenceData.Alert] { [] }
-            func credit() async throws -> ReferenceData.Credit { .init(score: 0, band: "", history: []) }
+            func accounts() throws -> [ReferenceData.Account] { [.init(name: "A & B", number: "****1", balanceCents: -5)] }
+            func alerts() throws -> [ReferenceData.Alert] { [] }
+            func credit() throws -> ReferenceData.Credit { .init(score: 0, band: "", history: []) }
         }
         let client = InProcessClient(ReferenceApp.router(store: OneAccount(), logger: LogCollector().logger))
         let fragment = try await client.get("/feed/sections/balances").bodyText

@@ -22,7 +22,8 @@ final class AlertsSection: SectionController, CatalogSection {
     override var liveKeys: Set<String> { [LiveKey.alerts(of: forms.user)] }
 
     override func makeLoad() -> SectionLoad? {
-        SectionLoad({ [store, forms] in try await store.alerts(of: forms.user) }) { alerts in
+        .feed(from: store, atHand: { [forms] in try $0.alerts(of: forms.user) }, waiting: { [forms] in try await $0.alerts(of: forms.user) }) {
+            alerts in
             // Stable sort: equally severe alerts keep the store's order.
             self.alerts = alerts.filter { !$0.isDismissed }.enumerated()
                 .sorted { ($0.element.severity, -$0.offset) > ($1.element.severity, -$1.offset) }

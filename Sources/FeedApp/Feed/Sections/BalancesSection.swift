@@ -15,7 +15,9 @@ final class BalancesSection: SectionController, CatalogSection {
     }
 
     override func makeLoad() -> SectionLoad? {
-        SectionLoad({ [store, user] in try await store.accounts(of: user) }) { self.accounts = $0 }
+        .feed(from: store, atHand: { [user] in try $0.accounts(of: user) }, waiting: { [user] in try await $0.accounts(of: user) }) {
+            self.accounts = $0
+        }
     }
 
     override func render(into html: inout HTMLWriter) {

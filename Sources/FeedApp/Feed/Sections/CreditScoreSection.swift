@@ -15,7 +15,9 @@ final class CreditScoreSection: SectionController, CatalogSection {
     }
 
     override func makeLoad() -> SectionLoad? {
-        SectionLoad({ [store, user] in try await store.creditScore(of: user) }) { self.credit = $0 }
+        .feed(from: store, atHand: { [user] in try $0.creditScore(of: user) }, waiting: { [user] in try await $0.creditScore(of: user) }) {
+            self.credit = $0
+        }
     }
 
     override func render(into html: inout HTMLWriter) {

@@ -15,7 +15,10 @@ final class RecentActivitySection: SectionController, CatalogSection {
     }
 
     override func makeLoad() -> SectionLoad? {
-        SectionLoad({ [store, user] in try await store.recentTransactions(of: user, limit: 6) }) { self.transactions = $0 }
+        .feed(
+            from: store, atHand: { [user] in try $0.recentTransactions(of: user, limit: 6) },
+            waiting: { [user] in try await $0.recentTransactions(of: user, limit: 6) }
+        ) { self.transactions = $0 }
     }
 
     override func render(into html: inout HTMLWriter) {

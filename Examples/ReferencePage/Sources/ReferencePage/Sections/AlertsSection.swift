@@ -13,7 +13,7 @@ final class AlertsSection: SectionController, CatalogSection {
     }
 
     override func makeLoad() -> SectionLoad? {
-        SectionLoad({ [store] in try await store.alerts() }) { self.alerts = $0 }
+        SectionLoad(atHand: { [store] in try store.alerts() }) { self.alerts = $0 }
     }
 
     override func render(into html: inout HTMLWriter) {

@@ -13,7 +13,7 @@ final class BalancesSection: SectionController, CatalogSection {
     }
 
     override func makeLoad() -> SectionLoad? {
-        SectionLoad({ [store] in try await store.accounts() }) { self.accounts = $0 }
+        SectionLoad(atHand: { [store] in try store.accounts() }) { self.accounts = $0 }
     }
 
     override func render(into html: inout HTMLWriter) {

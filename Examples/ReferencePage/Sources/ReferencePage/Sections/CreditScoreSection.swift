@@ -13,7 +13,7 @@ final class CreditScoreSection: SectionController, CatalogSection {
     }
 
     override func makeLoad() -> SectionLoad? {
-        SectionLoad({ [store] in try await store.credit() }) { self.credit = $0 }
+        SectionLoad(atHand: { [store] in try store.credit() }) { self.credit = $0 }
     }
 
     override func render(into html: inout HTMLWriter) {

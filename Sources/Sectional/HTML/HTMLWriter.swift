@@ -42,21 +42,12 @@ public struct HTMLWriter: ~Copyable {
     /// Appends an integer in decimal, e.g. `-42`: numbers need no escaping,
     /// nor a string made first.
     public mutating func writeDecimal(_ number: Int) {
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in
-            var start = digits.count
-            var rest = number.magnitude
-            repeat {
-                start -= 1
-                digits[start] = UInt8(ascii: "0") + UInt8(rest % 10)
-                rest /= 10
-            } while rest > 0
-            if number < 0 { writeRaw("-") }
-            append(UnsafeBufferPointer(rebasing: digits[start...]))
-        }
+        if number < 0 { writeRaw("-") }
+        writeDecimal(number.magnitude, groupingBy: "")
     }
 
     /// Appends a number in decimal with `separator` between groups of three
-    /// digits, e.g. `12,500`: amounts written straight into the page.
+    /// digits, e.g. `12,500` (none with `""`): amounts written straight into the page.
     public mutating func writeDecimal(_ number: UInt, groupingBy separator: StaticString) {
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20 + 6 * separator.utf8CodeUnitCount) { buffer in
             var start = buffer.count

@@ -32,11 +32,24 @@ public struct ServerTiming: Sendable {
             if index > 0 { value += ", ".utf8 }
             value += entry.name.utf8
             value += ";dur=".utf8
-            value += String(microseconds / 1000).utf8
+            Self.appendDigits(of: microseconds / 1000, minimumCount: 1, to: &value)
             value.append(UInt8(ascii: "."))
-            let fraction = Int(microseconds % 1000)
-            for divisor in [100, 10, 1] { value.append(UInt8(ascii: "0") + UInt8(fraction / divisor % 10)) }
+            Self.appendDigits(of: microseconds % 1000, minimumCount: 3, to: &value)
         }
         return String(decoding: value, as: UTF8.self)
+    }
+
+    /// Appends `number`'s decimal digits (it is not negative), with leading zeros up to `minimumCount`.
+    private static func appendDigits(of number: Int64, minimumCount: Int, to bytes: inout [UInt8]) {
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in
+            var start = digits.count
+            var rest = number
+            repeat {
+                start -= 1
+                digits[start] = UInt8(ascii: "0") + UInt8(rest % 10)
+                rest /= 10
+            } while rest > 0 || digits.count - start < minimumCount
+            bytes += UnsafeBufferPointer(rebasing: digits[start...])
+        }
     }
 }

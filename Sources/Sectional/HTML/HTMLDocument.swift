@@ -18,21 +18,42 @@ public struct HTMLDocument<Body: HTML>: HTML {
         self.body = body()
     }
 
+    /// The head is written straight into the writer, as the stack's cards
+    /// are: every page passes here.
     public func render(into html: inout HTMLWriter) {
         html.writeRaw("<!DOCTYPE html>\n<html lang=\"")
         html.writeEscaped(head.language)
-        html.writeRaw("\">")
-        Sectional.head {
-            meta(.charset("utf-8"))
-            if let viewport = head.viewport { meta(.name("viewport"), .content(viewport)) }
-            Sectional.title { title }
-            for stylesheet in head.stylesheets { link(.rel("stylesheet"), .href(stylesheet)) }
-            if let icon = head.icon { link(.rel("icon"), .href(icon.href), .type(icon.type)) }
-            if let canonicalURL { link(.rel("canonical"), .href(canonicalURL)) }
-            for source in head.scripts { Sectional.script(.src(source), .defer) }
-        }.render(into: &html)
-        html.writeRaw("<body>")
+        html.writeRaw(#""><head><meta charset="utf-8">"#)
+        if let viewport = head.viewport {
+            html.writeAttribute(#"<meta name="viewport" content=""#, viewport)
+            html.writeRaw(">")
+        }
+        html.writeRaw("<title>")
+        html.writeEscaped(title)
+        html.writeRaw("</title>")
+        for stylesheet in head.stylesheets { html.writeLink("stylesheet", stylesheet) }
+        if let icon = head.icon {
+            html.writeAttribute(#"<link rel="icon" href=""#, icon.href)
+            html.writeAttribute(#" type=""#, icon.type)
+            html.writeRaw(">")
+        }
+        if let canonicalURL { html.writeLink("canonical", canonicalURL) }
+        for source in head.scripts {
+            html.writeAttribute(#"<script src=""#, source)
+            html.writeRaw(" defer></script>")
+        }
+        html.writeRaw("</head><body>")
         body.render(into: &html)
         html.writeRaw("</body></html>")
+    }
+}
+
+extension HTMLWriter {
+    /// `<link rel="REL" href="HREF">`, the URL escaped.
+    fileprivate mutating func writeLink(_ rel: StaticString, _ href: String) {
+        writeRaw(#"<link rel=""#)
+        writeRaw(rel)
+        writeAttribute(#"" href=""#, href)
+        writeRaw(">")
     }
 }

@@ -1,0 +1,18 @@
+import Testing
+
+@testable import HTTPServer
+
+/// `Server-Timing` reads as milliseconds with three decimals, whatever the size of the duration.
+@Suite("Server-Timing")
+struct ServerTimingTests {
+    @Test(arguments: [
+        (Duration.zero, "0.000"), (.microseconds(42), "0.042"), (.milliseconds(1), "1.000"), (.microseconds(2_500), "2.500"),
+        (.microseconds(12_345_678), "12345.678"), (.seconds(-1), "0.000"), (.nanoseconds(999), "0.000"),
+    ])
+    func millisecondsWithThreeDecimals(_ duration: Duration, _ expected: String) {
+        var timing = ServerTiming()
+        timing.add("load-balances", duration)
+        timing.add("render-x", .microseconds(7))
+        #expect(timing.headerValue == "load-balances;dur=\(expected), render-x;dur=0.007")
+    }
+}

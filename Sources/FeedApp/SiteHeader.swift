@@ -7,25 +7,29 @@ struct SiteHeader: HTML {
     /// Who is signed in, on pages that know.
     var account: AccountMenu?
 
+    /// Written straight into the writer, as the framework's own chrome is: it tops every page.
     func render(into html: inout HTMLWriter) {
-        header(.class("site-header")) {
-            a(.class("brand"), .href("/feed")) { "Sectional" }
-            nav(.aria("label", "Pages")) {
-                link("feed", "Feed")
-                link("day", "Day")
+        html.writeRaw(#"<header class="site-header"><a class="brand" href="/feed">Sectional</a><nav aria-label="Pages">"#)
+        writeLink("feed", "Feed", into: &html)
+        writeLink("day", "Day", into: &html)
+        html.writeRaw("</nav>")
+        if let account {
+            html.writeRaw(#"<div class="account"><span class="signed-in-as">"#)
+            html.writeEscaped(account.displayName)
+            html.writeRaw("</span>")
+            if let token = account.signOutToken {
+                PostForm(action: SignInRoutes.signOutPath, token: token, label: "Sign out", cssClass: "sign-out").render(into: &html)
             }
-            if let account {
-                div(.class("account")) {
-                    span(.class("signed-in-as")) { account.displayName }
-                    if let token = account.signOutToken {
-                        PostForm(action: SignInRoutes.signOutPath, token: token, label: "Sign out", cssClass: "sign-out")
-                    }
-                }
-            }
-        }.render(into: &html)
+            html.writeRaw("</div>")
+        }
+        html.writeRaw("</header>")
     }
 
-    private func link(_ name: String, _ label: String) -> a<String> {
-        a(attributes: name == active ? [.href("/" + name), .aria("current", "page")] : [.href("/" + name)]) { label }
+    private func writeLink(_ name: StaticString, _ label: StaticString, into html: inout HTMLWriter) {
+        html.writeRaw(#"<a href="/"#)
+        html.writeRaw(name)
+        html.writeRaw(name.description == active ? #"" aria-current="page">"# : #"">"#)
+        html.writeRaw(label)
+        html.writeRaw("</a>")
     }
 }

@@ -13,22 +13,23 @@ struct PostForm: HTML {
     var refreshes: SectionID?
     var cssClass = "post-form"
 
+    /// Written straight into the writer: a page has one of these per alert
+    /// and a few more, and as elements each cost more than its section's text.
     func render(into html: inout HTMLWriter) {
-        // Each choice spelled out: attributes are cheapest as a list written at once.
-        if let refreshes {
-            form(.class(cssClass), .method("post"), .action(action), .data("refresh", refreshes.rawValue)) { fields }.render(into: &html)
-        } else {
-            form(.class(cssClass), .method("post"), .action(action)) { fields }.render(into: &html)
+        html.writeAttribute(#"<form class=""#, cssClass)
+        html.writeAttribute(#" method="post" action=""#, action)
+        if let refreshes { html.writeAttribute(#" data-refresh=""#, refreshes.rawValue) }
+        html.writeAttribute(#"><input type="hidden" name="token" value=""#, token)
+        html.writeRaw(">")
+        for field in hidden {
+            html.writeAttribute(#"<input type="hidden" name=""#, field.name)
+            html.writeAttribute(#" value=""#, field.value)
+            html.writeRaw(">")
         }
-    }
-
-    @HTMLBuilder private var fields: some HTML {
-        input(.type("hidden"), .name("token"), .value(token))
-        ForEach(hidden) { field in input(.type("hidden"), .name(field.name), .value(field.value)) }
-        if let accessibleLabel {
-            button(.type("submit"), .aria("label", accessibleLabel)) { label }
-        } else {
-            button(.type("submit")) { label }
-        }
+        html.writeRaw(#"<button type="submit""#)
+        if let accessibleLabel { html.writeAttribute(#" aria-label=""#, accessibleLabel) }
+        html.writeRaw(">")
+        html.writeEscaped(label)
+        html.writeRaw("</button></form>")
     }
 }

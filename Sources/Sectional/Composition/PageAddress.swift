@@ -44,7 +44,13 @@ public struct PageAddress: Sendable, Equatable {
     /// Writes the URL of the page showing `ids` into an attribute value:
     /// a page's add and remove links, without a plan or a string made for each.
     func writeURL(showing ids: [SectionID], base: [SectionID], into html: inout HTMLWriter) {
-        urlBytes(path, showing: ids == base ? nil : ids).withUnsafeBufferPointer { html.writeEscaped($0) }
+        build(path, showing: ids == base ? nil : ids) { piece in
+            switch piece {
+            case .plain(let text): html.writeEscaped(text)
+            case .encoded(let text): QueryEncoding.write(text, into: &html)
+            case .separator(let first): html.writeRaw(first ? "?" : "&amp;")
+            }
+        }
     }
 
     /// `path`, the context items, then `sections` listing `ids` unless
@@ -53,24 +59,42 @@ public struct PageAddress: Sendable, Equatable {
     private func urlBytes(_ path: String, showing ids: [SectionID]?) -> [UInt8] {
         var url: [UInt8] = []
         url.reserveCapacity(path.utf8.count + 64)
-        url += path.utf8
-        var separator = UInt8(ascii: "?")
-        for pair in context {
-            url.append(separator)
-            QueryEncoding.append(pair.name, to: &url)
-            url.append(UInt8(ascii: "="))
-            QueryEncoding.append(pair.value, to: &url)
-            separator = UInt8(ascii: "&")
-        }
-        if let ids {
-            url.append(separator)
-            url += "sections=".utf8
-            for (index, id) in ids.enumerated() {
-                if index > 0 { url.append(UInt8(ascii: ",")) }
-                QueryEncoding.append(id.rawValue, to: &url)
+        build(path, showing: ids) { piece in
+            switch piece {
+            case .plain(let text): url += text.utf8
+            case .encoded(let text): QueryEncoding.append(text, to: &url)
+            case .separator(let first): url.append(first ? UInt8(ascii: "?") : UInt8(ascii: "&"))
             }
         }
         return url
+    }
+
+    /// A URL in the order it is written: text as is, values to percent-encode,
+    /// and the `?` or `&` before each query item (HTML writes `&` as `&amp;`).
+    private enum Piece {
+        case plain(String)
+        case encoded(String)
+        case separator(first: Bool)
+    }
+
+    /// Hands `write` the URL of `path` showing `ids` (`nil`: the base layout), piece by piece.
+    private func build(_ path: String, showing ids: [SectionID]?, _ write: (Piece) -> Void) {
+        write(.plain(path))
+        var first = true
+        for pair in context {
+            write(.separator(first: first))
+            write(.encoded(pair.name))
+            write(.plain("="))
+            write(.encoded(pair.value))
+            first = false
+        }
+        guard let ids else { return }
+        write(.separator(first: first))
+        write(.plain("sections="))
+        for (index, id) in ids.enumerated() {
+            if index > 0 { write(.plain(",")) }
+            write(.encoded(id.rawValue))
+        }
     }
 }
 
@@ -94,6 +118,18 @@ enum QueryEncoding {
                 bytes.append(hexDigits.utf8Start[Int(byte & 0xF)])
             }
         }
+    }
+
+    /// `text`, percent-encoded, written into an attribute value: the
+    /// encoded bytes (letters, digits, `-_.~,` and `%XX`) need no escaping.
+    static func write(_ text: String, into html: inout HTMLWriter) {
+        if text.utf8.withContiguousStorageIfAvailable({ $0.allSatisfy(isUnreserved) }) == true {
+            html.writeRaw(text)
+            return
+        }
+        var bytes: [UInt8] = []
+        append(text, to: &bytes)
+        bytes.withUnsafeBufferPointer { html.writeRaw($0) }
     }
 
     private static func isUnreserved(_ byte: UInt8) -> Bool {

@@ -24,12 +24,24 @@ public enum TerminationSignals {
     }
 
     /// Waits until SIGTERM or SIGINT arrives or `timeout` seconds pass; the signal, or `nil`.
+    ///
+    /// Another signal whose handler runs on this thread interrupts the wait
+    /// (`EINTR`); it then goes on for the time left, so that a drain is never
+    /// cut short by an unrelated signal.
     @discardableResult
     public static func wait(timeout: Double) -> Int32? {
         var set = signals()
-        var limit = timespec(tv_sec: Int(timeout), tv_nsec: Int((timeout - timeout.rounded(.down)) * 1e9))
-        let received = sigtimedwait(&set, nil, &limit)
-        return received > 0 ? received : nil
+        let clock = ContinuousClock()
+        let deadline = clock.now.advanced(by: .nanoseconds(Int64(max(0, timeout) * 1e9)))
+        while true {
+            let left = clock.now.duration(to: deadline)
+            guard left > .zero else { return nil }
+            let (seconds, attoseconds) = left.components
+            var limit = timespec(tv_sec: Int(seconds), tv_nsec: Int(attoseconds / 1_000_000_000))
+            let received = sigtimedwait(&set, nil, &limit)
+            if received > 0 { return received }
+            guard errno == EINTR else { return nil }
+        }
     }
 
     private static func signals() -> sigset_t {

@@ -73,9 +73,7 @@ class Settings:
     idle_deadline: int
     release_build: str
     scratch: str | None
-    sign_in_name: str
-    sign_in_password: str
-    session_idle: str
+    demo: harness.DemoUser
 
     @classmethod
     def from_environment(cls) -> Settings:
@@ -89,9 +87,7 @@ class Settings:
             idle_deadline=harness.env_int("IDLE_DEADLINE", 25),
             release_build=harness.env_text("RELEASE_BUILD", harness.DEFAULT_RELEASE_BUILD),
             scratch=harness.env_text("HOSTILE_SCRATCH", "") or None,
-            sign_in_name=harness.env_text("SIGN_IN_NAME", "alex"),
-            sign_in_password=harness.env_text("SIGN_IN_PASSWORD", "alex-demo-1"),
-            session_idle=harness.env_text("SESSION_IDLE", "12h"),
+            demo=harness.DemoUser.from_environment(),
         )
 
 
@@ -241,10 +237,10 @@ def main() -> int:
     say("building feed-server (release)")
     binary = harness.build_release(settings.release_build, OUT / "build.log", scratch=settings.scratch) / "feed-server"
     server = harness.start_server("feed-server", [str(binary), "--port", "0", "--quiet", "--public", "Public",
-                                                  "--database", "memory:", "--session-idle", settings.session_idle,
+                                                  "--database", "memory:", "--session-idle", settings.demo.session_idle,
                                                   "--drain", "0s"], OUT / "server.log", timeout=10, stdout_to_log=True)
-    cookie = harness.sign_in(server.port, settings.sign_in_name, settings.sign_in_password)
-    say(f"feed-server pid {server.pid} on 127.0.0.1:{server.port}, signed in as {settings.sign_in_name}")
+    cookie = settings.demo.sign_in(server.port)
+    say(f"feed-server pid {server.pid} on 127.0.0.1:{server.port}, signed in as {settings.demo.name}")
     abuse = Abuse(settings, server, cookie)
 
     say("baseline: normal client alone for 5 s")

@@ -116,9 +116,7 @@ class Settings:
     release_build: str
     ceiling: Path
     reference_c: Path
-    sign_in_name: str
-    sign_in_password: str
-    session_idle: str
+    demo: harness.DemoUser
     threads: int = field(default_factory=lambda: os.cpu_count() or 1)
 
     @classmethod
@@ -142,9 +140,7 @@ class Settings:
             release_build=harness.env_text("RELEASE_BUILD", harness.DEFAULT_RELEASE_BUILD),
             ceiling=Path(harness.env_text("CEILING", str(OUT / "ceiling"))),
             reference_c=Path(harness.env_text("REFERENCE_C", str(OUT / "reference"))),
-            sign_in_name=harness.env_text("SIGN_IN_NAME", "alex"),
-            sign_in_password=harness.env_text("SIGN_IN_PASSWORD", "alex-demo-1"),
-            session_idle=harness.env_text("SESSION_IDLE", "12h"),
+            demo=harness.DemoUser.from_environment(),
         )
         if settings.callgrind_method not in ("dump", "runs"):
             raise Failure(f"CALLGRIND_METHOD is dump or runs, not {settings.callgrind_method!r}")
@@ -186,7 +182,7 @@ def build(settings: Settings) -> tuple[Path, Path]:
 
 def feed_server_command(binary: Path, settings: Settings, *extra: str) -> list[str]:
     """feed-server as every step here runs it: quiet, a free port, no drain, a long session."""
-    return [str(binary), "--quiet", "--port", "0", "--session-idle", settings.session_idle, "--drain", "0s", *extra]
+    return [str(binary), "--quiet", "--port", "0", "--session-idle", settings.demo.session_idle, "--drain", "0s", *extra]
 
 
 # --- 2. servers and their responses -------------------------------------------------
@@ -206,7 +202,7 @@ def start_feed_and_ceiling(settings: Settings, binary: Path):
     say(f"starting feed-server ({settings.threads} threads, the default) and fetching its responses")
     feed = harness.start_server("feed-server", feed_server_command(binary, settings, "--database", "memory:"),
                                 OUT / "logs/feed-server.log")
-    cookie = harness.sign_in(feed.port, settings.sign_in_name, settings.sign_in_password)
+    cookie = settings.demo.sign_in(feed.port)
     answers, ceiling_routes = {}, []
     responses = OUT / "responses"
     responses.mkdir(parents=True, exist_ok=True)
@@ -219,7 +215,7 @@ def start_feed_and_ceiling(settings: Settings, binary: Path):
         ceiling_routes += ["--route", route, str(body), str(head)]
     ceiling = harness.start_server("ceiling", [str(settings.ceiling), "--port", "0", "--threads", str(settings.threads),
                                                *ceiling_routes], OUT / "logs/ceiling.log", timeout=10)
-    say(f"feed-server on port {feed.port} (signed in as {settings.sign_in_name}), ceiling on port {ceiling.port}")
+    say(f"feed-server on port {feed.port} (signed in as {settings.demo.name}), ceiling on port {ceiling.port}")
     for route in ROUTES:
         if fetch_ok(ceiling.port, route, cookie, "the ceiling").body != answers[route].body:
             raise Failure(f"the ceiling's answer to {route} differs from feed-server's")
@@ -366,7 +362,7 @@ def sqlite_phase(settings: Settings, binary: Path) -> dict:
     contenders = []
     for key, server in servers.items():
         # Each server signs in its own session; its signed-in /feed sizes wrk's answers.
-        cookie = harness.sign_in(server.port, settings.sign_in_name, settings.sign_in_password)
+        cookie = settings.demo.sign_in(server.port)
         size = fetch_ok(server.port, "/feed", cookie, server.name).size()
         contenders.append(Contender(key, server, cookie, size))
     for contender in contenders:
@@ -592,7 +588,7 @@ def instructions_phase(settings: Settings, feed_binary: Path, ceiling_routes: li
 
     def signed_in(port: int) -> str:
         # Before the warm-up, so outside the counts.
-        return harness.sign_in(port, settings.sign_in_name, settings.sign_in_password)
+        return settings.demo.sign_in(port)
 
     subjects = {
         # One thread each: the counts do not depend on how requests spread over a pool.

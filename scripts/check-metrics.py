@@ -13,15 +13,18 @@ what an operator's tools would read.
 Usage: check-metrics.py --binary PATH --public DIR
 """
 import argparse
-import http.client
 import json
 import re
 import subprocess
 import sys
 import tempfile
 import time
+from pathlib import Path
 
 from prometheus_client.parser import text_string_to_metric_families
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import harness  # noqa: E402
 
 FAMILIES = {
     "sectional_http_requests": "counter",
@@ -44,21 +47,11 @@ def check(name, ok, detail=""):
         failures.append(name)
 
 
-def request(port, method, path, body=None, headers=None):
-    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
-    try:
-        connection.request(method, path, body=body, headers=headers or {})
-        response = connection.getresponse()
-        return response.status, dict(response.getheaders()), response.read().decode("utf-8", "replace")
-    finally:
-        connection.close()
-
-
 def scrape(port):
-    status, headers, text = request(port, "GET", "/metrics")
-    assert status == 200, f"/metrics answered {status}"
-    families = {family.name: family for family in text_string_to_metric_families(text)}
-    return headers, families
+    answer = harness.request(port, "/metrics", timeout=10)
+    assert answer.status == 200, f"/metrics answered {answer.status}"
+    families = {family.name: family for family in text_string_to_metric_families(answer.text)}
+    return answer, families
 
 
 def value(families, family, sample, **labels):
@@ -97,20 +90,16 @@ def main():
             app, metrics = ports["listening"], ports["metrics"]
             check("the metrics listener is its own port", app != metrics)
 
-            status, headers, _ = request(app, "POST", "/signin", "name=alex&password=alex-demo-1",
-                                         {"Content-Type": "application/x-www-form-urlencoded"})
-            cookie = headers.get("Set-Cookie", "").split(";")[0]
-            check("signed in", status == 303 and cookie.startswith("sectional_session="), f"{status}")
-            signed = {"Cookie": cookie}
+            cookie = harness.sign_in(app, "alex", "alex-demo-1")
 
-            headers, before = scrape(metrics)
-            check("/metrics is Prometheus text 0.0.4", headers.get("Content-Type", "").startswith("text/plain; version=0.0.4"),
-                  headers.get("Content-Type"))
+            first, before = scrape(metrics)
+            content_type = first.header("Content-Type") or ""
+            check("/metrics is Prometheus text 0.0.4", content_type.startswith("text/plain; version=0.0.4"), content_type)
             for _ in range(3):
-                request(app, "GET", "/feed?stream=0", headers=signed)
-            request(app, "GET", "/feed/sections/alerts", headers=signed)
-            request(app, "GET", "/nope", headers=signed)
-            request(app, "GET", "/api/feed/sections")  # no credentials: a 401
+                harness.request(app, "/feed?stream=0", cookie=cookie, timeout=10)
+            harness.request(app, "/feed/sections/alerts", cookie=cookie, timeout=10)
+            harness.request(app, "/nope", cookie=cookie, timeout=10)
+            harness.request(app, "/api/feed/sections", timeout=10)  # no credentials: a 401
             _, after = scrape(metrics)
 
             for name, kind in FAMILIES.items():
@@ -135,8 +124,8 @@ def main():
             check("open files are reported", value(after, "process_open_fds", "process_open_fds") >= 3)
             check("the pool's size is reported", value(after, "sectional_db_pool_connections", "sectional_db_pool_connections") >= 1)
 
-            status, _, body = request(app, "GET", "/metrics", headers=signed)
-            check("the public port does not serve the metrics", "sectional_http_requests_total" not in body, f"{status}")
+            public = harness.request(app, "/metrics", cookie=cookie, timeout=10)
+            check("the public port does not serve the metrics", "sectional_http_requests_total" not in public.text, f"{public.status}")
         finally:
             server.terminate()
             server.wait(timeout=15)

@@ -32,6 +32,10 @@ import sys
 import tempfile
 import threading
 import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import harness  # noqa: E402
 
 SIGN_IN = "name=alex&password=alex-demo-1"
 FORM = re.compile(r'<form\b[^>]*\baction="([^"]+)"[^>]*>(.*?)</form>', re.DOTALL)
@@ -53,13 +57,9 @@ def free_port():
 
 
 def request(port, method, path, body=None, headers=None, timeout=10):
-    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=timeout)
-    try:
-        connection.request(method, path, body=body, headers=headers or {})
-        response = connection.getresponse()
-        return response.status, response.getheader("Set-Cookie"), response.read().decode("utf-8", "replace")
-    finally:
-        connection.close()
+    """Status, Set-Cookie and body text of one request: the shape the checks below read."""
+    answer = harness.request(port, path, method=method, body=body, headers=headers, timeout=timeout)
+    return answer.status, answer.header("Set-Cookie"), answer.text
 
 
 class Replica:

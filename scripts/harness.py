@@ -282,6 +282,15 @@ class Answer:
         lines = [f"HTTP/1.1 {self.status} {self.reason}"] + [f"{name}: {value}" for name, value in self.headers]
         return "\r\n".join(lines) + "\r\n\r\n"
 
+    def header(self, name: str) -> str | None:
+        """The first field called `name` (in any case), if any."""
+        return next((value for field, value in self.headers if field.lower() == name.lower()), None)
+
+    @property
+    def text(self) -> str:
+        """The body as UTF-8 text."""
+        return self.body.decode("utf-8", "replace")
+
     def size(self) -> int:
         """Head and body: about what wrk reads for this answer."""
         return len(self.header_text().encode()) + len(self.body)
@@ -318,6 +327,26 @@ def sign_in(port: int, name: str, password: str, timeout: float = 300) -> str:
         if answer.status == 303 and match:
             return match.group(1)
     raise Failure(f"signing in as {name} on port {port} answered {answer.status} without a session cookie")
+
+
+@dataclass(frozen=True)
+class DemoUser:
+    """The demo user a signed-in run signs in as (SIGN_IN_NAME, SIGN_IN_PASSWORD),
+    and how long its session may sit unused (SESSION_IDLE: long, so that no
+    session ends in a long run's pauses)."""
+
+    name: str
+    password: str
+    session_idle: str
+
+    @classmethod
+    def from_environment(cls) -> DemoUser:
+        return cls(name=env_text("SIGN_IN_NAME", "alex"), password=env_text("SIGN_IN_PASSWORD", "alex-demo-1"),
+                   session_idle=env_text("SESSION_IDLE", "12h"))
+
+    def sign_in(self, port: int) -> str:
+        """The Cookie field of a new session on the server at `port`."""
+        return sign_in(port, self.name, self.password)
 
 
 def healthy(port: int) -> bool:

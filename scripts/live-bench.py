@@ -9,7 +9,6 @@ dismissal and times its fan-out. Prints one line; writes .build/bench/live.json.
 Usage: live-bench.py --binary PATH --public DIR [--streams 1000]
 """
 import argparse
-import http.client
 import json
 import os
 import re
@@ -18,21 +17,10 @@ import socket
 import subprocess
 import sys
 import time
+from pathlib import Path
 
-
-def rss_kb(pid):
-    with open(f"/proc/{pid}/status") as status:
-        return int(next(line for line in status if line.startswith("VmRSS:")).split()[1])
-
-
-def request(port, method, path, body=None, headers=None):
-    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
-    try:
-        connection.request(method, path, body=body, headers=headers or {})
-        response = connection.getresponse()
-        return response.status, response.getheader("Set-Cookie"), response.read().decode("utf-8", "replace")
-    finally:
-        connection.close()
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import harness  # noqa: E402
 
 
 def main():
@@ -53,11 +41,10 @@ def main():
                 return 1
             if match := re.search(r"listening on http://127\.0\.0\.1:(\d+)/", line):
                 port = int(match.group(1))
-        _, cookie, _ = request(port, "POST", "/signin", "name=alex&password=alex-demo-1", {"Content-Type": "application/x-www-form-urlencoded"})
-        cookie = cookie.split(";")[0]
-        _, _, page = request(port, "GET", "/feed?stream=0", headers={"Cookie": cookie})
+        cookie = harness.sign_in(port, "alex", "alex-demo-1")
+        page = harness.request(port, "/feed?stream=0", cookie=cookie, timeout=10).text
         action, token = re.search(r'action="(/feed/alerts/\d+/dismiss)"[^>]*><input type="hidden" name="token" value="([0-9a-f]{64})"', page).groups()
-        before = rss_kb(server.pid)
+        before = harness.rss_kb(server.pid)
 
         selector = selectors.DefaultSelector()
         head = f"GET /feed/live HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: text/event-stream\r\nCookie: {cookie}\r\n\r\n".encode()
@@ -88,10 +75,10 @@ def main():
             print(f"live-bench: {len(missing)} of {args.streams} streams did not open", file=sys.stderr)
             return 1
         time.sleep(1)
-        after = rss_kb(server.pid)
+        after = harness.rss_kb(server.pid)
         start = time.monotonic()
-        status, _, _ = request(port, "POST", action, f"token={token}&back=/feed",
-                               {"Cookie": cookie, "Content-Type": "application/x-www-form-urlencoded"})
+        status = harness.request(port, action, cookie=cookie, method="POST", body=f"token={token}&back=/feed", timeout=10,
+                                 headers={"Content-Type": "application/x-www-form-urlencoded"}).status
         missing, arrived = read_until(b"event: section", time.monotonic() + 30)
         fan_out = (max(arrived.values()) - start) * 1000 if arrived else None
         result = {"streams": args.streams, "rss_kb_before": before, "rss_kb_with_streams": after,

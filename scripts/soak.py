@@ -67,9 +67,7 @@ class Settings:
     storm_requests: int
     release_build: str
     scratch: str | None
-    sign_in_name: str
-    sign_in_password: str
-    session_idle: str
+    demo: harness.DemoUser
 
     @classmethod
     def from_environment(cls) -> Settings:
@@ -84,9 +82,7 @@ class Settings:
             storm_requests=harness.env_int("STORM_REQUESTS", 10_000),
             release_build=harness.env_text("RELEASE_BUILD", harness.DEFAULT_RELEASE_BUILD),
             scratch=harness.env_text("HOSTILE_SCRATCH", "") or None,
-            sign_in_name=harness.env_text("SIGN_IN_NAME", "alex"),
-            sign_in_password=harness.env_text("SIGN_IN_PASSWORD", "alex-demo-1"),
-            session_idle=harness.env_text("SESSION_IDLE", "12h"),
+            demo=harness.DemoUser.from_environment(),
         )
         if not (settings.soak_requests > settings.warmup > 0):
             raise Failure("SOAK_REQUESTS must be at least 2")
@@ -112,9 +108,9 @@ class Soak:
         """A server on a free port, signed in there: (server, its session's cookie)."""
         s = self.settings
         command = [*wrapper, str(self.binary), *extra, "--port", "0", "--quiet", "--public", "Public",
-                   "--database", "memory:", "--session-idle", s.session_idle, "--drain", "0s"]
+                   "--database", "memory:", "--session-idle", s.demo.session_idle, "--drain", "0s"]
         server = harness.start_server("feed-server", command, log, timeout=60, stdout_to_log=True)
-        return server, harness.sign_in(server.port, s.sign_in_name, s.sign_in_password)
+        return server, s.demo.sign_in(server.port)
 
     # wrk runs for its -d duration whatever the script says; the script stops
     # each thread after its share. So a run of N requests is made of chunks

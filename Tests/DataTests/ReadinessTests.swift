@@ -41,20 +41,7 @@ struct ReadinessTests {
 
     @Test("On SIGTERM the server reports not ready, serves through its drain, then exits 0")
     func sigtermDrains() async throws {
-        guard let binary = StartupTests.binary else { throw StartupTests.MissingBinary() }
-        let process = Process()
-        process.executableURL = binary
-        process.arguments = ["--port", "0", "--public", FormHarness.publicDirectory, "--database", "memory:", "--quiet", "--drain", "3s"]
-        let errors = Pipe()
-        process.standardError = errors
-        try process.run()
-        var seen = ""
-        while seen.firstMatch(of: /listening on http:\/\/127\.0\.0\.1:(\d+)\//) == nil {
-            let chunk = errors.fileHandleForReading.availableData
-            guard !chunk.isEmpty else { break }
-            seen += String(decoding: chunk, as: UTF8.self)
-        }
-        let port = try #require(seen.firstMatch(of: /listening on http:\/\/127\.0\.0\.1:(\d+)\//).flatMap { Int($0.output.1) }, "\(seen)")
+        let (process, port) = try StartupTests.startServer(drain: "3s")
         #expect(try RawHTTPClient(port: port).request("/readyz").status == 200)
         let clock = ContinuousClock()
         let start = clock.now

@@ -79,6 +79,27 @@ struct StartupTests {
         return (process.terminationStatus, text)
     }
 
+    /// Starts feed-server on a free port with the seed data in memory and
+    /// `--drain drain`; the running process and its port, once it listens.
+    static func startServer(drain: String) throws -> (process: Process, port: Int) {
+        guard let binary else { throw MissingBinary() }
+        let process = Process()
+        process.executableURL = binary
+        process.arguments = ["--port", "0", "--public", FormHarness.publicDirectory, "--database", "memory:", "--quiet", "--drain", drain]
+        let errors = Pipe()
+        process.standardError = errors
+        try process.run()
+        let listening = /listening on http:\/\/127\.0\.0\.1:(\d+)\//
+        var seen = ""
+        while seen.firstMatch(of: listening) == nil {
+            let chunk = errors.fileHandleForReading.availableData
+            guard !chunk.isEmpty else { break }
+            seen += String(decoding: chunk, as: UTF8.self)
+        }
+        let port = try #require(seen.firstMatch(of: listening).flatMap { Int($0.output.1) }, "\(seen)")
+        return (process, port)
+    }
+
     @Test(
         "Exit 2 with one line saying why, never a crash on the first request",
         arguments: [
@@ -96,20 +117,7 @@ struct StartupTests {
 
     @Test("Opened, it serves; SIGTERM stops it with exit 0 (start-up work must not let SIGTERM kill it)")
     func stopsOnSigterm() throws {
-        guard let binary = Self.binary else { throw MissingBinary() }
-        let process = Process()
-        process.executableURL = binary
-        process.arguments = ["--port", "0", "--public", FormHarness.publicDirectory, "--database", "memory:", "--quiet", "--drain", "0s"]
-        let errors = Pipe()
-        process.standardError = errors
-        try process.run()
-        var seen = ""
-        while !seen.contains("listening on") {
-            let chunk = errors.fileHandleForReading.availableData
-            guard !chunk.isEmpty else { break }
-            seen += String(decoding: chunk, as: UTF8.self)
-        }
-        #expect(seen.contains("listening on"), "\(seen)")
+        let (process, _) = try Self.startServer(drain: "0s")
         process.terminate()  // SIGTERM
         process.waitUntilExit()
         #expect(process.terminationReason == .exit)

@@ -36,11 +36,8 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-static void die(const char *message, const char *detail)
-{
-    fprintf(stderr, "reference: %s%s%s\n", message, detail ? ": " : "", detail ? detail : "");
-    exit(2);
-}
+#define PROGRAM_NAME "reference"
+#include "bench_server.h"
 
 static void *checked(void *pointer)
 {
@@ -542,21 +539,10 @@ static struct MHD_Response *fixed_response(const char *body)
     return response;
 }
 
-static unsigned int number(const char *text, const char *flag, unsigned long max)
-{
-    char *end;
-    errno = 0;
-    unsigned long value = strtoul(text, &end, 10);
-    if (errno != 0 || *text == '\0' || *end != '\0' || value > max)
-        die("bad number for", flag);
-    return (unsigned int)value;
-}
-
 int main(int argc, char **argv)
 {
     unsigned int port = 0;
-    long cores = sysconf(_SC_NPROCESSORS_ONLN);
-    unsigned int threads = cores > 0 ? (unsigned int)cores : 1;
+    unsigned int threads = default_threads();
     const char *data_path = NULL;
 
     for (int i = 1; i < argc; i++) {
@@ -579,38 +565,13 @@ int main(int argc, char **argv)
     not_allowed = fixed_response("Method Not Allowed\n");
 
     /* Block the stop signals before any worker thread starts, then wait for one. */
-    sigset_t stop_signals;
-    sigemptyset(&stop_signals);
-    sigaddset(&stop_signals, SIGINT);
-    sigaddset(&stop_signals, SIGTERM);
-    pthread_sigmask(SIG_BLOCK, &stop_signals, NULL);
-
-    struct sockaddr_in address = { 0 };
-    address.sin_family = AF_INET;
-    address.sin_port = htons((uint16_t)port);
-    address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-
-    struct MHD_OptionItem options[] = {
-        { MHD_OPTION_CONNECTION_TIMEOUT, 15, NULL },
-        { MHD_OPTION_CONNECTION_LIMIT, 1024, NULL },
-        { MHD_OPTION_PER_IP_CONNECTION_LIMIT, 256, NULL },
-        { MHD_OPTION_CONNECTION_MEMORY_LIMIT, 32 * 1024, NULL },
-        { MHD_OPTION_LISTEN_BACKLOG_SIZE, 1024, NULL },
-        /* As ceiling.c: a pool of one is left out (libmicrohttpd warns about it). */
-        { threads > 1 ? MHD_OPTION_THREAD_POOL_SIZE : MHD_OPTION_END, threads, NULL },
-        { MHD_OPTION_END, 0, NULL },
-    };
-    unsigned int flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL | MHD_ALLOW_SUSPEND_RESUME |
-                         MHD_USE_ERROR_LOG;
-    struct MHD_Daemon *daemon = MHD_start_daemon(flags, 0, NULL, NULL, answer, NULL,
-                                                 MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&address,
-                                                 MHD_OPTION_ARRAY, options,
-                                                 MHD_OPTION_END);
+    sigset_t stop_signals = block_stop_signals();
+    unsigned int bound_port = port;
+    struct MHD_Daemon *daemon = start_feed_daemon(port, threads, answer, NULL, &bound_port);
     if (daemon == NULL)
         die("libmicrohttpd refused to start (port in use?)", NULL);
-    const union MHD_DaemonInfo *info = MHD_get_daemon_info(daemon, MHD_DAEMON_INFO_BIND_PORT);
     fprintf(stderr, "reference: listening on http://127.0.0.1:%u/feed (%zu accounts, %zu alerts, %u threads)\n",
-            info != NULL ? (unsigned int)info->port : port, account_count, alert_count, threads);
+            bound_port, account_count, alert_count, threads);
 
     int signal_number;
     sigwait(&stop_signals, &signal_number);

@@ -23,6 +23,6 @@ bench-ceiling: $(CEILING)
 ## bench-reference: build only the reference page's C renderer
 bench-reference: $(REFERENCE_C)
 
-$(CEILING) $(REFERENCE_C): $(BENCH_DIR)/%: Benchmarks/%.c | deps
+$(CEILING) $(REFERENCE_C): $(BENCH_DIR)/%: Benchmarks/%.c Benchmarks/bench_server.h | deps
 	@mkdir -p $(BENCH_DIR)
 	$(BENCH_CC) $(BENCH_CFLAGS) $$(pkg-config --cflags libmicrohttpd) -o $@ $< $$(pkg-config --libs libmicrohttpd)

@@ -21,7 +21,7 @@ struct JSONWriter {
         needsComma = true
     }
 
-    mutating func array<Element>(_ elements: [Element], _ write: (inout JSONWriter, Element) -> Void) {
+    mutating func array<Elements: Sequence>(_ elements: Elements, _ write: (inout JSONWriter, Elements.Element) -> Void) {
         separate()
         bytes.append(UInt8(ascii: "["))
         needsComma = false
@@ -44,16 +44,53 @@ struct JSONWriter {
         bytes.append(UInt8(ascii: "\""))
         // Ids, titles and paths have nothing to escape: appended whole, not
         // byte by byte (checked on the string's own bytes, where it has them).
-        let isPlain = value.utf8.withContiguousStorageIfAvailable { utf8 in
-            !utf8.contains { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }
-        }
+        let isPlain = value.utf8.withContiguousStorageIfAvailable { utf8 in !utf8.contains(where: Self.needsEscaping) }
         if isPlain == true {
             bytes += value.utf8
-            bytes.append(UInt8(ascii: "\""))
-            needsComma = true
-            return
+        } else {
+            appendEscaped(value.utf8)
         }
-        for byte in value.utf8 {
+        bytes.append(UInt8(ascii: "\""))
+        needsComma = true
+    }
+
+    /// A string whose UTF-8 bytes `write` appends: a URL written in place,
+    /// with no string made for it (escaped afterwards in the rare case it needs it).
+    mutating func string(writtenBy write: (inout [UInt8]) -> Void) {
+        separate()
+        bytes.append(UInt8(ascii: "\""))
+        let start = bytes.count
+        write(&bytes)
+        if bytes[start...].contains(where: Self.needsEscaping) {
+            let written = Array(bytes[start...])
+            bytes.removeSubrange(start...)
+            appendEscaped(written)
+        }
+        bytes.append(UInt8(ascii: "\""))
+        needsComma = true
+    }
+
+    mutating func integer(_ value: Int) {
+        separate()
+        if value < 0 { bytes.append(UInt8(ascii: "-")) }
+        // Digits from the last, then turned around: no string made for them.
+        let start = bytes.count
+        var rest = value.magnitude
+        repeat {
+            bytes.append(UInt8(ascii: "0") + UInt8(rest % 10))
+            rest /= 10
+        } while rest > 0
+        bytes[start...].reverse()
+        needsComma = true
+    }
+
+    private static func needsEscaping(_ byte: UInt8) -> Bool {
+        byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\")
+    }
+
+    /// `utf8` escaped as `JSONEncoder` escapes it (slashes left as they are).
+    private mutating func appendEscaped(_ utf8: some Sequence<UInt8>) {
+        for byte in utf8 {
             switch byte {
             case UInt8(ascii: "\""): bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\"")])
             case UInt8(ascii: "\\"): bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\\")])
@@ -63,21 +100,13 @@ struct JSONWriter {
             case 0x0D: bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "r")])
             case 0x09: bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "t")])
             case ..<0x20:
-                let hex: [UInt8] = Array("0123456789abcdef".utf8)
-                bytes.append(contentsOf: [
-                    UInt8(ascii: "\\"), UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"), hex[Int(byte >> 4)], hex[Int(byte & 0xF)],
-                ])
+                let hex: StaticString = "0123456789abcdef"
+                bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0")])
+                bytes.append(hex.utf8Start[Int(byte >> 4)])
+                bytes.append(hex.utf8Start[Int(byte & 0xF)])
             default: bytes.append(byte)
             }
         }
-        bytes.append(UInt8(ascii: "\""))
-        needsComma = true
-    }
-
-    mutating func integer(_ value: Int) {
-        separate()
-        bytes.append(contentsOf: String(value).utf8)
-        needsComma = true
     }
 
     private mutating func separate() {

@@ -117,8 +117,8 @@ struct PageRoutes<Page: ComposedPage>: Sendable {
         let (context, plan) = try await compose(request)
         let report = await makePage(plan: plan, context: context).loadTree(site.settings.loadOptions)
         log(report)
-        var response = Response.json(
-            PageDescription(plan: plan, address: page.address(context), report: report), pretty: request.hasQueryItem("pretty"))
+        var response = Response.description(
+            of: plan, at: page.address(context), report: report, pretty: request.hasQueryItem("pretty"))
         response.logUser = page.logUser(context)
         return response
     }

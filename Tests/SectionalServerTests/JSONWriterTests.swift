@@ -18,18 +18,22 @@ import Testing
         return Array(try encoder.encode(description))
     }
 
-    @Test("Every section shown, none, some absent, with and without load statuses", arguments: [0, 1, 3, 7])
-    func sameAsJSONEncoder(shown: Int) throws {
-        let entries = Self.titles.enumerated().map { SectionCatalog.Entry(id: SectionID("s\($0.offset)"), title: $0.element) }
+    @Test(
+        "Every section shown (positions past 9 too), none, some absent, with and without load statuses, a path to escape",
+        arguments: [0, 1, 3, 12],
+        [PageAddress(path: "/feed", context: [.init("date", "2026-11-03"), .init("q", "a b&c")]), PageAddress(path: #"/odd "path\"#)])
+    func sameAsJSONEncoder(shown: Int, address: PageAddress) throws {
+        let titles = Self.titles + (1...5).map { "Plain \($0)" }
+        let entries = titles.enumerated().map { SectionCatalog.Entry(id: SectionID("s\($0.offset)"), title: $0.element) }
         let catalog = SectionCatalog(entries: entries, defaultIDs: entries.prefix(2).map(\.id))
         let ids = entries.prefix(shown).map(\.id.rawValue).joined(separator: ",")
         let plan = try CompositionPlan(catalog: catalog, query: [("sections", ids)])
-        let address = PageAddress(path: "/feed", context: [.init("date", "2026-11-03"), .init("q", "a b&c")])
         var report = LoadReport()
         report.outcomes = plan.sectionIDs.map { .init(id: $0, status: .failed("x"), duration: .zero) }
-        for described in [PageDescription(plan: plan, address: address), PageDescription(plan: plan, address: address, report: report)] {
-            let written = described.compactJSON
-            #expect(written == (try encoderJSON(described)), "\(String(decoding: written, as: UTF8.self))")
+        for report in [nil, report] {
+            let written = PageDescription.compactJSON(plan: plan, address: address, report: report)
+            let encoded = try encoderJSON(PageDescription(plan: plan, address: address, report: report))
+            #expect(written == encoded, "\(String(decoding: written, as: UTF8.self))")
         }
     }
 }

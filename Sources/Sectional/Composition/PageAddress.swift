@@ -33,40 +33,43 @@ public struct PageAddress: Sendable, Equatable {
 
     /// The page's URL showing `plan`.
     public func url(for plan: CompositionPlan) -> String {
-        String(decoding: urlBytes(path, showing: plan.isDefault ? nil : plan.sectionIDs), as: UTF8.self)
+        var url: [UInt8] = []
+        appendURL(showing: plan.sectionIDs, base: plan.baseIDs, to: &url)
+        return String(decoding: url, as: UTF8.self)
     }
 
     /// The URL of one section's fragment, e.g. `/feed/sections/alerts?sections=alerts`.
     public func fragmentURL(of id: SectionID, in plan: CompositionPlan) -> String {
-        String(decoding: urlBytes(path + Self.fragmentSegment + id.rawValue, showing: plan.isDefault ? nil : plan.sectionIDs), as: UTF8.self)
+        var url: [UInt8] = []
+        appendURL(showing: plan.sectionIDs, base: plan.baseIDs, fragment: id, to: &url)
+        return String(decoding: url, as: UTF8.self)
+    }
+
+    /// Appends the URL of the page showing `ids` to `bytes`, with no
+    /// `sections` item when `ids` is `base`; with `fragment`, the URL of
+    /// that section's fragment. For writers of other formats (the JSON
+    /// description), with no string made per URL.
+    public func appendURL(showing ids: [SectionID], base: [SectionID], fragment: SectionID? = nil, to bytes: inout [UInt8]) {
+        bytes.reserveCapacity(bytes.count + path.utf8.count + 64)
+        build(fragment: fragment, showing: ids == base ? nil : ids) { piece in
+            switch piece {
+            case .plain(let text): bytes += text.utf8
+            case .encoded(let text): QueryEncoding.append(text, to: &bytes)
+            case .separator(let first): bytes.append(first ? UInt8(ascii: "?") : UInt8(ascii: "&"))
+            }
+        }
     }
 
     /// Writes the URL of the page showing `ids` into an attribute value:
     /// a page's add and remove links, without a plan or a string made for each.
     func writeURL(showing ids: [SectionID], base: [SectionID], into html: inout HTMLWriter) {
-        build(path, showing: ids == base ? nil : ids) { piece in
+        build(fragment: nil, showing: ids == base ? nil : ids) { piece in
             switch piece {
             case .plain(let text): html.writeEscaped(text)
             case .encoded(let text): QueryEncoding.write(text, into: &html)
             case .separator(let first): html.writeRaw(first ? "?" : "&amp;")
             }
         }
-    }
-
-    /// `path`, the context items, then `sections` listing `ids` unless
-    /// `ids` is `nil` (the base layout, which needs none). Built as bytes:
-    /// pages make one of these per link.
-    private func urlBytes(_ path: String, showing ids: [SectionID]?) -> [UInt8] {
-        var url: [UInt8] = []
-        url.reserveCapacity(path.utf8.count + 64)
-        build(path, showing: ids) { piece in
-            switch piece {
-            case .plain(let text): url += text.utf8
-            case .encoded(let text): QueryEncoding.append(text, to: &url)
-            case .separator(let first): url.append(first ? UInt8(ascii: "?") : UInt8(ascii: "&"))
-            }
-        }
-        return url
     }
 
     /// A URL in the order it is written: text as is, values to percent-encode,
@@ -77,9 +80,14 @@ public struct PageAddress: Sendable, Equatable {
         case separator(first: Bool)
     }
 
-    /// Hands `write` the URL of `path` showing `ids` (`nil`: the base layout), piece by piece.
-    private func build(_ path: String, showing ids: [SectionID]?, _ write: (Piece) -> Void) {
+    /// Hands `write` the URL of the page, or of its `fragment`, showing
+    /// `ids` (`nil`: the base layout), piece by piece.
+    private func build(fragment: SectionID?, showing ids: [SectionID]?, _ write: (Piece) -> Void) {
         write(.plain(path))
+        if let fragment {
+            write(.plain(Self.fragmentSegment))
+            write(.plain(fragment.rawValue))
+        }
         var first = true
         for pair in context {
             write(.separator(first: first))

@@ -37,8 +37,9 @@ RUN install -D --mode=755 --strip .build/release/feed-server /staging/feed-serve
 FROM debian:bookworm-slim
 
 # `ldd feed-server` lists libmicrohttpd.so.12 (from libmicrohttpd12, which brings
-# GnuTLS and its libraries), libsqlite3.so.0, libpq.so.5 (PostgreSQL's client),
-# libsodium.so.23, libstdc++.so.6, libgcc_s.so.1, and libc's own.
+# GnuTLS and its libraries), libsqlite3.so.0, libsodium.so.23, libstdc++.so.6,
+# libgcc_s.so.1, and libc's own; libpq.so.5 (PostgreSQL's client, from libpq5)
+# is opened by the first connection to a postgres:// database.
 RUN export DEBIAN_FRONTEND=noninteractive \
     && apt-get -q update \
     && apt-get -q install -y --no-install-recommends libmicrohttpd12 libsqlite3-0 libpq5 libsodium23 libstdc++6 libgcc-s1 \

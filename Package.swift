@@ -21,7 +21,8 @@ let package = Package(
             providers: [.apt(["libmicrohttpd-dev"])]
         ),
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
-        .systemLibrary(name: "CLibPQ", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
+        // Header only: libpq itself is opened at run time, by the first PostgreSQL connection.
+        .systemLibrary(name: "CLibPQ", providers: [.apt(["libpq-dev"])]),
         .systemLibrary(name: "CSodium", pkgConfig: "libsodium", providers: [.apt(["libsodium-dev"])]),
         .target(name: "HTTPServer", dependencies: ["CMicroHTTPD"]),
         .target(name: "SectionalSecurity", dependencies: ["CSodium", "HTTPServer"]),

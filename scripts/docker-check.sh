@@ -345,6 +345,15 @@ else
     fail "ldd $program in the image: $(grep 'not found' <<<"$links" | tr -s ' \t\n' ' ')"
 fi
 
+# Libraries the program opens at run time, which ldd cannot see: libpq, for a postgres:// database.
+for soname in libpq.so.5; do
+    if chroot "$root" ldconfig -p | grep -q "^[[:space:]]*$soname "; then
+        pass "$soname (opened for a postgres:// database) is in the image"
+    else
+        fail "$soname is not in the image: a postgres:// DATABASE_URL would fail to connect"
+    fi
+done
+
 # As a container runtime would: each VOLUME of the image is a fresh writable
 # directory (the image's own is read-only here), owned as the image made it.
 volumes=$(inspect '{{range $path, $_ := .Config.Volumes}}{{$path}} {{end}}')

@@ -15,6 +15,8 @@ public final class PostgresConnection: SQLConnection {
     /// Stops this connection's current job from another thread.
     public let interrupter: SQLInterrupter
     private let connection: OpaquePointer
+    /// libpq's functions, for this connection and its listener.
+    let pq: sectional_libpq
     /// For the listener in this module.
     var raw: OpaquePointer { connection }
     /// For the backend of the moment: made again after a reconnect.
@@ -24,21 +26,23 @@ public final class PostgresConnection: SQLConnection {
     /// Connects with a libpq connection string or URL, e.g. `postgres://app@127.0.0.1:5432/feed`.
     /// - Throws: `SQLError` when the server cannot be reached or refuses.
     public init(url: String) throws(SQLError) {
-        guard let connection = PQconnectdb(url) else { throw SQLError(code: "08001", message: "libpq could not allocate a connection") }
-        guard PQstatus(connection) == CONNECTION_OK else {
-            let message = Self.trimmed(String(cString: PQerrorMessage(connection)))
-            PQfinish(connection)
+        let pq = try LibPQ.functions()
+        self.pq = pq
+        guard let connection = pq.PQconnectdb(url) else { throw SQLError(code: "08001", message: "libpq could not allocate a connection") }
+        guard pq.PQstatus(connection) == CONNECTION_OK else {
+            let message = Self.text(pq.PQerrorMessage(connection))
+            pq.PQfinish(connection)
             throw SQLError(code: "08001", message: message)
         }
         self.connection = connection
-        cancel = CancelHandle(PQgetCancel(connection))
+        cancel = CancelHandle(pq.PQgetCancel(connection), free: pq.PQfreeCancel)
         // The worker cancels its own query when asked (see `awaitResult`): the
         // asking thread never waits on the network.
         interrupter = SQLInterrupter {}
-        sectional_pq_silence_notices(connection)
+        withUnsafePointer(to: pq) { sectional_pq_silence_notices($0, connection) }
     }
 
-    deinit { PQfinish(connection) }
+    deinit { pq.PQfinish(connection) }
 
     /// Runs one statement, prepared once per connection, with `$1`… as text parameters.
     public func query(_ sql: String, _ parameters: [SQLValue]) throws(SQLError) -> [SQLRow] {
@@ -56,9 +60,9 @@ public final class PostgresConnection: SQLConnection {
         }
         defer { values.forEach { free($0) } }
         let sent = values.map { UnsafePointer($0) }.withUnsafeBufferPointer { pointers in
-            PQsendQueryPrepared(connection, name, Int32(parameters.count), pointers.baseAddress, nil, nil, 0)
+            pq.PQsendQueryPrepared(connection, name, Int32(parameters.count), pointers.baseAddress, nil, nil, 0)
         }
-        guard sent == 1 else { throw SQLError(code: "08006", message: Self.trimmed(String(cString: PQerrorMessage(connection)))) }
+        guard sent == 1 else { throw SQLError(code: "08006", message: lastError) }
         return try rows(of: awaitResult())
     }
 
@@ -68,9 +72,9 @@ public final class PostgresConnection: SQLConnection {
     /// is ignored, so while asked and still busy it is sent again every
     /// tick: the query cannot slip past it.
     private func awaitResult() -> OpaquePointer? {
-        let socket = PQsocket(connection)
+        let socket = pq.PQsocket(connection)
         var lastCancel: UInt64 = 0
-        while PQisBusy(connection) == 1 {
+        while pq.PQisBusy(connection) == 1 {
             var descriptor = pollfd(fd: socket, events: Int16(POLLIN), revents: 0)
             _ = poll(&descriptor, 1, 20)
             if interrupter.isRequested, let handle = cancel.handle {
@@ -78,15 +82,15 @@ public final class PostgresConnection: SQLConnection {
                 if now - lastCancel > 100_000_000 {
                     lastCancel = now
                     var message = [CChar](repeating: 0, count: 256)
-                    _ = PQcancel(handle, &message, Int32(message.count))
+                    _ = pq.PQcancel(handle, &message, Int32(message.count))
                 }
             }
-            guard PQconsumeInput(connection) == 1 else { break }
+            guard pq.PQconsumeInput(connection) == 1 else { break }
         }
         // The statement's result, then nil; keep the last (an error, if any, comes last).
         var result: OpaquePointer?
-        while let next = PQgetResult(connection) {
-            if let result { PQclear(result) }
+        while let next = pq.PQgetResult(connection) {
+            if let result { pq.PQclear(result) }
             result = next
         }
         return result
@@ -95,52 +99,56 @@ public final class PostgresConnection: SQLConnection {
     /// Runs statements separated by semicolons, without parameters.
     public func executeScript(_ sql: String) throws(SQLError) {
         try reconnectIfBroken()
-        _ = try rows(of: PQexec(connection, sql))
+        _ = try rows(of: pq.PQexec(connection, sql))
     }
 
     /// After a server restart, a failover or a dropped connection, the next
     /// statement reconnects (and prepares its statements again) instead of
     /// failing until the process restarts.
     private func reconnectIfBroken() throws(SQLError) {
-        guard PQstatus(connection) != CONNECTION_OK else { return }
+        guard pq.PQstatus(connection) != CONNECTION_OK else { return }
         statements = [:]
-        PQreset(connection)
-        guard PQstatus(connection) == CONNECTION_OK else {
-            throw SQLError(code: "08006", message: Self.trimmed(String(cString: PQerrorMessage(connection))))
+        pq.PQreset(connection)
+        guard pq.PQstatus(connection) == CONNECTION_OK else {
+            throw SQLError(code: "08006", message: lastError)
         }
-        sectional_pq_silence_notices(connection)
-        cancel = CancelHandle(PQgetCancel(connection))
+        withUnsafePointer(to: pq) { sectional_pq_silence_notices($0, connection) }
+        cancel = CancelHandle(pq.PQgetCancel(connection), free: pq.PQfreeCancel)
     }
 
     private func prepared(_ sql: String, parameterCount: Int) throws(SQLError) -> String {
         if let name = statements[sql] { return name }
         let name = "s\(statements.count)"
-        _ = try rows(of: PQprepare(connection, name, sql, Int32(parameterCount), nil))
+        _ = try rows(of: pq.PQprepare(connection, name, sql, Int32(parameterCount), nil))
         statements[sql] = name
         return name
     }
 
     private func rows(of result: OpaquePointer?) throws(SQLError) -> [SQLRow] {
-        guard let result else { throw SQLError(code: "08006", message: Self.trimmed(String(cString: PQerrorMessage(connection)))) }
-        defer { PQclear(result) }
-        switch PQresultStatus(result) {
+        guard let result else { throw SQLError(code: "08006", message: lastError) }
+        defer { pq.PQclear(result) }
+        switch pq.PQresultStatus(result) {
         case PGRES_COMMAND_OK, PGRES_EMPTY_QUERY: return []
         case PGRES_TUPLES_OK: break
         default:
-            let code = PQresultErrorField(result, Int32(UInt8(ascii: "C"))).map { String(cString: $0) } ?? "XX000"
-            throw SQLError(code: code, message: Self.trimmed(String(cString: PQresultErrorMessage(result))))
+            let code = pq.PQresultErrorField(result, Int32(UInt8(ascii: "C"))).map { String(cString: $0) } ?? "XX000"
+            throw SQLError(code: code, message: Self.text(pq.PQresultErrorMessage(result)))
         }
-        let columns = PQnfields(result)
-        return (0..<PQntuples(result)).map { row in
+        let columns = pq.PQnfields(result)
+        return (0..<pq.PQntuples(result)).map { row in
             SQLRow(
                 (0..<columns).map { column in
-                    PQgetisnull(result, row, column) == 1 ? .null : .text(String(cString: PQgetvalue(result, row, column)))
+                    pq.PQgetisnull(result, row, column) == 1 ? .null : .text(pq.PQgetvalue(result, row, column).map { String(cString: $0) } ?? "")
                 })
         }
     }
 
-    private static func trimmed(_ message: String) -> String {
-        let line = message.split(separator: "\n").first ?? ""
+    /// The connection's last error, as `text` words it.
+    private var lastError: String { Self.text(pq.PQerrorMessage(connection)) }
+
+    /// The first line of one of libpq's messages, without its `ERROR:` prefix.
+    private static func text(_ message: UnsafePointer<CChar>?) -> String {
+        let line = (message.map { String(cString: $0) } ?? "").split(separator: "\n").first ?? ""
         return String(line.hasPrefix("ERROR:  ") ? line.dropFirst(8) : line)
     }
 }
@@ -148,6 +156,10 @@ public final class PostgresConnection: SQLConnection {
 /// libpq's cancel object, freed with the connection's interrupter.
 private final class CancelHandle: @unchecked Sendable {
     let handle: OpaquePointer?
-    init(_ handle: OpaquePointer?) { self.handle = handle }
-    deinit { PQfreeCancel(handle) }
+    private let free: @convention(c) (OpaquePointer?) -> Void
+    init(_ handle: OpaquePointer?, free: @escaping @convention(c) (OpaquePointer?) -> Void) {
+        self.handle = handle
+        self.free = free
+    }
+    deinit { free(handle) }
 }

@@ -67,16 +67,16 @@ public final class PostgresListener: Sendable {
 extension PostgresConnection {
     /// Waits up to `milliseconds` for the socket; `false` when the connection is lost.
     func waitForNotifications(milliseconds: Int32) -> Bool {
-        var descriptor = pollfd(fd: PQsocket(raw), events: Int16(POLLIN), revents: 0)
+        var descriptor = pollfd(fd: pq.PQsocket(raw), events: Int16(POLLIN), revents: 0)
         _ = poll(&descriptor, 1, milliseconds)
-        return PQconsumeInput(raw) == 1 && PQstatus(raw) == CONNECTION_OK
+        return pq.PQconsumeInput(raw) == 1 && pq.PQstatus(raw) == CONNECTION_OK
     }
 
     /// Hands every notification libpq holds to `notified`.
     func drainNotifications(into notified: (String) -> Void) {
-        while let notification = PQnotifies(raw) {
+        while let notification = pq.PQnotifies(raw) {
             notified(String(cString: notification.pointee.extra))
-            PQfreemem(notification)
+            pq.PQfreemem(notification)
         }
     }
 }

@@ -124,6 +124,21 @@ struct StartupTests {
         #expect(process.terminationStatus == 0)
     }
 
+    @Test("A server in memory or on SQLite never loads libpq, nor the TLS and Kerberos libraries it brings")
+    func noLibPQWithoutPostgres() throws {
+        let (process, _) = try Self.startServer(drain: "0s")
+        defer {
+            process.terminate()
+            process.waitUntilExit()
+        }
+        // Read to its end: /proc reports no size, and a sized read stops at the first page.
+        let file = try #require(FileHandle(forReadingAtPath: "/proc/\(process.processIdentifier)/maps"))
+        let maps = String(decoding: try file.readToEnd() ?? Data(), as: UTF8.self)
+        #expect(maps.contains("libmicrohttpd"), "the maps were read")
+        #expect(!maps.contains("libpq"))
+        #expect(!maps.contains("libkrb5"))
+    }
+
     @Test("An empty database with --no-seed has nobody to show: exit 2, saying how to seed it")
     func noUsers() throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("sectional-start-\(UUID().uuidString)")

@@ -1,14 +1,11 @@
-import FoundationEssentials
 import HTTPServer
 
 /// JSON answers, such as those of the `/api` routes.
 extension Response {
     /// A value as JSON; `pretty` indents it for people.
+    /// Keys are sorted; a value JSON cannot hold (a NaN) sends `{}`.
     public static func json(_ value: some Encodable, status: HTTPStatus = .ok, pretty: Bool = false) -> Response {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = pretty ? [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes] : [.sortedKeys, .withoutEscapingSlashes]
-        // Encoding these plain value types cannot fail.
-        let body = (try? encoder.encode(value)).map(Array.init) ?? Array("{}".utf8)
+        let body = (try? JSONEncoding.encode(value, pretty: pretty)) ?? Array("{}".utf8)
         return Response(status: status, headers: jsonHeaders, body: .bytes(body + (pretty ? [10] : [])))
     }
 

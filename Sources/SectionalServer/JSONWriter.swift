@@ -41,16 +41,7 @@ struct JSONWriter {
 
     mutating func string(_ value: String) {
         separate()
-        bytes.append(UInt8(ascii: "\""))
-        // Ids, titles and paths have nothing to escape: appended whole, not
-        // byte by byte (checked on the string's own bytes, where it has them).
-        let isPlain = value.utf8.withContiguousStorageIfAvailable { utf8 in !utf8.contains(where: Self.needsEscaping) }
-        if isPlain == true {
-            bytes += value.utf8
-        } else {
-            appendEscaped(value.utf8)
-        }
-        bytes.append(UInt8(ascii: "\""))
+        Self.appendString(value.utf8, to: &bytes)
         needsComma = true
     }
 
@@ -64,7 +55,7 @@ struct JSONWriter {
         if bytes[start...].contains(where: Self.needsEscaping) {
             let written = Array(bytes[start...])
             bytes.removeSubrange(start...)
-            appendEscaped(written)
+            Self.appendEscaped(written, to: &bytes)
         }
         bytes.append(UInt8(ascii: "\""))
         needsComma = true
@@ -88,8 +79,20 @@ struct JSONWriter {
         byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\")
     }
 
-    /// `utf8` escaped as `JSONEncoder` escapes it (slashes left as they are).
-    private mutating func appendEscaped(_ utf8: some Sequence<UInt8>) {
+    /// `utf8` as a JSON string, quoted and escaped as `JSONEncoder` escapes it (slashes left as they are).
+    static func appendString(_ utf8: String.UTF8View, to bytes: inout [UInt8]) {
+        bytes.append(UInt8(ascii: "\""))
+        // Ids, titles and paths have nothing to escape: appended whole, not
+        // byte by byte (checked on the string's own bytes, where it has them).
+        if utf8.withContiguousStorageIfAvailable({ !$0.contains(where: needsEscaping) }) == true {
+            bytes += utf8
+        } else {
+            appendEscaped(utf8, to: &bytes)
+        }
+        bytes.append(UInt8(ascii: "\""))
+    }
+
+    private static func appendEscaped(_ utf8: some Sequence<UInt8>, to bytes: inout [UInt8]) {
         for byte in utf8 {
             switch byte {
             case UInt8(ascii: "\""): bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\"")])

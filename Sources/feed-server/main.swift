@@ -1,6 +1,5 @@
 import Dispatch
 import FeedApp
-import FoundationEssentials
 import HTTPServer
 import Sectional
 import SectionalPostgres
@@ -13,10 +12,20 @@ import Synchronization
 
 TerminationSignals.block()
 
+/// The process's environment, from `environ`'s `NAME=value` entries.
+let environment: [String: String] = {
+    var variables: [String: String] = [:]
+    var entry = environ
+    while let text = entry.pointee.map({ String(cString: $0) }) {
+        if let equals = text.firstIndex(of: "=") { variables[String(text[..<equals])] = String(text[text.index(after: equals)...]) }
+        entry += 1
+    }
+    return variables
+}()
+
 // `feed-server user …` and `feed-server token …` manage accounts, then exit.
 let arguments = Array(CommandLine.arguments.dropFirst())
 if AdminCommand.handles(arguments) {
-    let environment = ProcessInfo.processInfo.environment
     let outcome = try waitHere { await AdminCommand.run(arguments, environment: environment, readLine: { readLine() }) }
     for line in outcome.output { print(line) }
     for line in outcome.errors { Logger.standardError.log(line) }
@@ -25,7 +34,7 @@ if AdminCommand.handles(arguments) {
 
 let options: LaunchOptions
 do {
-    options = try LaunchOptions.parse(CommandLine.arguments.dropFirst(), environment: ProcessInfo.processInfo.environment)
+    options = try LaunchOptions.parse(CommandLine.arguments.dropFirst(), environment: environment)
 } catch .helpRequested {
     print(LaunchOptions.help)
     exit(0)

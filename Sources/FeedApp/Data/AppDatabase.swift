@@ -1,9 +1,12 @@
-import FoundationEssentials
 import SectionalPostgres
 import SectionalSQL
 import SectionalSQLite
 import SectionalSecurity
 import SectionalServer
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// Where the app keeps its data: `--database sqlite:PATH`, `postgres://…` or `memory:`.
 public enum DatabaseLocation: Equatable, Sendable, CustomStringConvertible {
@@ -138,13 +141,18 @@ public struct AppData: Sendable {
         }
     }
 
+    /// `mkdir -p` of the directory `path` is in.
     private static func createParentDirectory(of path: String) throws(DatabaseProblem) {
         guard let slash = path.lastIndex(of: "/"), slash != path.startIndex else { return }
         let directory = String(path[..<slash])
-        do {
-            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        } catch {
-            throw DatabaseProblem("cannot create the directory \(directory) for the database")
+        // Each ancestor in turn, from the top; one that exists already is fine.
+        var prefix = directory.hasPrefix("/") ? "/" : ""
+        for component in directory.split(separator: "/") {
+            prefix += component
+            if mkdir(prefix, 0o755) != 0, errno != EEXIST {
+                throw DatabaseProblem("cannot create the directory \(directory) for the database")
+            }
+            prefix += "/"
         }
     }
 }

@@ -10,7 +10,7 @@
  * Everything else matches feed-server's daemon (Sources/HTTPServer): the same
  * flags (internal polling thread, epoll, suspend/resume allowed, error log),
  * a thread pool of the same size, the same hardening options (connection
- * timeout 15 s, 1024 connections, 256 per client address, 32 KiB of memory
+ * timeout 15 s, 1024 connections, 256 per client address, 36 KiB of memory
  * per connection) and a listen backlog of 1024. Keep-alive is done right: the
  * response is queued on the handler's second call, never the first.
  *

@@ -45,6 +45,23 @@ import Testing
         }
     }
 
+    @Test("A request head past the connection's buffer gets 431; one within it is served")
+    func headOverTheBufferIsTooLarge() async throws {
+        try await withLiveServer(LiveRoutes.router()) { server in
+            let port = server.port
+            let (large, fits) = try await onOwnThread {
+                let cookie = { (size: Int) in "GET /hello HTTP/1.1\r\nHost: 127.0.0.1\r\nCookie: c=\(String(repeating: "x", count: size))\r\n\r\n" }
+                let large = try RawHTTPClient(port: port)
+                try large.send(cookie(40 * 1024))
+                let fits = try RawHTTPClient(port: port)
+                try fits.send(cookie(16 * 1024))
+                return (try large.readResponse(), try fits.readResponse())
+            }
+            #expect(large.status == 431)
+            #expect(fits.status == 200)
+        }
+    }
+
     @Test func chunkedBodyOnGetIsABadRequest() async throws {
         try await withLiveServer(LiveRoutes.router()) { server in
             let port = server.port

@@ -97,6 +97,19 @@ struct FeedPageTests {
         #expect(severities == ["critical", "warning", "info"])
     }
 
+    @Test("Equally severe alerts keep the store's order, below the more severe")
+    func equallySevereAlertsKeepTheirOrder() async throws {
+        var user = SeedData.users[0]
+        user.alerts = [
+            (.warning, "First warning", "a"), (.info, "A note", "b"), (.warning, "Second warning", "c"), (.critical, "Alarm", "d"),
+            (.warning, "Third warning", "e"),
+        ]
+        let app = try await AppHarness(feedStore: MemoryStore(users: [user] + SeedData.users.dropFirst()))
+        let body = try await app.get("/feed?sections=alerts").bodyText
+        let titles = body.matches(of: /<strong>([^<]*)<\/strong>/).map { String($0.output.1) }
+        #expect(titles == ["Alarm", "First warning", "Second warning", "Third warning", "A note"])
+    }
+
     @Test("The credit score shows its band and a 12-month chart")
     func creditScore() async throws {
         let body = try await app.get("/feed?sections=credit-score").bodyText

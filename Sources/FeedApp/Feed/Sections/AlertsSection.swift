@@ -24,11 +24,12 @@ final class AlertsSection: SectionController, CatalogSection {
     override func makeLoad() -> SectionLoad? {
         .feed(from: store, atHand: { [forms] in try $0.alerts(of: forms.user) }, waiting: { [forms] in try await $0.alerts(of: forms.user) }) {
             alerts in
-            // Stable sort: equally severe alerts keep the store's order.
-            self.alerts = alerts.filter { !$0.isDismissed }.enumerated()
-                .sorted { ($0.element.severity, -$0.offset) > ($1.element.severity, -$1.offset) }
-                .map(\.element)
-            self.dismissedCount = alerts.count - self.alerts.count
+            var shown = alerts.filter { !$0.isDismissed }
+            // Most severe first; the standard library's sort is stable, so
+            // equally severe alerts keep the store's order.
+            shown.sort { $0.severity > $1.severity }
+            self.alerts = shown
+            self.dismissedCount = alerts.count - shown.count
         }
     }
 

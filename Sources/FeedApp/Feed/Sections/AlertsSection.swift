@@ -11,15 +11,18 @@ final class AlertsSection: SectionController, CatalogSection {
     private let back: String
     private var alerts: [FeedAlert] = []
     private var dismissedCount = 0
+    /// Made once: a page asks for them several times a request.
+    private let keys: Set<String>
 
     init(store: any FeedStore, forms: FormContext, back: String) {
         self.store = store
         self.forms = forms
         self.back = back
+        keys = [LiveKey.alerts(of: forms.user)]
         super.init(id: Self.id, title: Self.title)
     }
 
-    override var liveKeys: Set<String> { [LiveKey.alerts(of: forms.user)] }
+    override var liveKeys: Set<String> { keys }
 
     override func makeLoad() -> SectionLoad? {
         .feed(from: store, atHand: { [forms] in try $0.alerts(of: forms.user) }, waiting: { [forms] in try await $0.alerts(of: forms.user) }) {

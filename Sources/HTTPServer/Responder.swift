@@ -16,14 +16,32 @@ public protocol Responder: Sendable {
     /// calls this first because it spares the hop to a task.
     func respondImmediately(to request: Request) -> Response?
 
+    /// The answer at once, or the work that gives it: what the server asks.
+    /// The default asks `respondImmediately(to:)`, then leaves the work to
+    /// `respond(to:)`; `Router` finds its route once for both.
+    func reply(to request: Request) -> Reply
+
     /// The answer to a request that cannot succeed whatever its body says
     /// (no route, a method the route does not take), given before the body
     /// is read and before `100 Continue` is sent; `nil` reads the body.
     func refusal(for request: Request) -> Response?
 }
 
+/// A responder's answer to a request: ready now, or work for the server to run in a task.
+public enum Reply: Sendable {
+    /// The answer, which needed no waiting.
+    case now(Response)
+    /// Work that answers; errors other than `HTTPError` become a 500.
+    case later(@Sendable () async throws -> Response)
+}
+
 extension Responder {
     public func respondImmediately(to request: Request) -> Response? { nil }
+
+    public func reply(to request: Request) -> Reply {
+        if let response = respondImmediately(to: request) { return .now(response) }
+        return .later { try await respond(to: request) }
+    }
 
     public func refusal(for request: Request) -> Response? { nil }
 }

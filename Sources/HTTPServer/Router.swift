@@ -105,28 +105,33 @@ public struct Router: Responder {
     }
 
     public func respondImmediately(to request: Request) -> Response? {
-        switch resolve(request) {
-        case .route(.immediate(let handler), let routed, let pattern):
-            return labelled(answer(routed) { try handler(routed) }, pattern)
-        case .route(.async, _, _):
-            return nil
-        case .answered(let response):
-            return response
-        }
+        guard case .now(let response) = reply(to: request) else { return nil }
+        return response
     }
 
     public func respond(to request: Request) async -> Response {
+        switch reply(to: request) {
+        case .now(let response): return response
+        case .later(let work):
+            do { return try await work() } catch { return errorResponse(error, for: request) }
+        }
+    }
+
+    /// The route found once: answered here when it needs no waiting, else the work of its handler.
+    public func reply(to request: Request) -> Reply {
         switch resolve(request) {
         case .route(.immediate(let handler), let routed, let pattern):
-            return labelled(answer(routed) { try handler(routed) }, pattern)
+            return .now(labelled(answering(routed) { try handler(routed) }, pattern))
         case .route(.async(let handler), let routed, let pattern):
-            do {
-                return labelled(try await handler(routed), pattern)
-            } catch {
-                return labelled(errorResponse(error, for: routed), pattern)
+            return .later { [self] in
+                do {
+                    return labelled(try await handler(routed), pattern)
+                } catch {
+                    return labelled(errorResponse(error, for: routed), pattern)
+                }
             }
         case .answered(let response):
-            return response
+            return .now(response)
         }
     }
 
@@ -181,7 +186,7 @@ public struct Router: Responder {
         return response
     }
 
-    private func answer(_ request: Request, _ body: () throws -> Response) -> Response {
+    private func answering(_ request: Request, _ body: () throws -> Response) -> Response {
         do { return try body() } catch { return errorResponse(error, for: request) }
     }
 

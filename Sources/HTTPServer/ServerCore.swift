@@ -136,8 +136,10 @@ final class ServerCore: Sendable {
         } catch {
             return queue(error.response(), on: connection, state)
         }
-        if let response = responder.respondImmediately(to: request) {
-            return queue(response, on: connection, state)
+        let work: @Sendable () async throws -> Response
+        switch responder.reply(to: request) {
+        case .now(let response): return queue(response, on: connection, state)
+        case .later(let later): work = later
         }
         // Answer in a task that starts right here and leaves this thread only
         // if it has to wait; a worker thread never waits for it.
@@ -145,7 +147,7 @@ final class ServerCore: Sendable {
         let handle = ConnectionHandle(pointer: connection)
         state.connection = handle
         let task = Task.immediate { [self] in
-            let response = await answer(request)
+            let response = await answer(request, by: work)
             guard case .stream(let body) = response.body, request.method != .head else {
                 deliver(response, to: state)
                 return
@@ -179,9 +181,9 @@ final class ServerCore: Sendable {
         return queue(response, stream: stream, on: connection, state)
     }
 
-    private func answer(_ request: Request) async -> Response {
+    private func answer(_ request: Request, by work: @Sendable () async throws -> Response) async -> Response {
         do {
-            return try await responder.respond(to: request)
+            return try await work()
         } catch let error as HTTPError {
             return error.response()
         } catch {

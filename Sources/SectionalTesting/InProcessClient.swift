@@ -32,9 +32,11 @@ public struct InProcessClient: TestClient {
         } catch {
             return error.response()  // the server answers a malformed target itself
         }
-        if let immediate = responder.respondImmediately(to: request) { return immediate }
         do {
-            return try await responder.respond(to: request)
+            switch responder.reply(to: request) {
+            case .now(let response): return response
+            case .later(let work): return try await work()
+            }
         } catch let error as HTTPError {
             return error.response()
         }

@@ -1,0 +1,53 @@
+import HTTPServer
+import SectionalTesting
+import Testing
+
+/// A responder of an app's own, not a `Router`, behind the server.
+@Suite(.timeLimit(.minutes(1))) struct LiveResponderTests {
+    /// Answers `/now` at once; anything else by `respond`, which says so.
+    struct TwoPaths: Responder {
+        func respondImmediately(to request: Request) -> Response? {
+            request.path == "/now" ? "at once".response() : nil
+        }
+        func respond(to request: Request) async throws -> Response {
+            try await Task.sleep(for: .milliseconds(1))
+            return "later: \(request.path)".response()
+        }
+    }
+
+    @Test("The server takes an immediate answer when the responder has one, else awaits respond(to:)")
+    func immediateThenLater() async throws {
+        try await withLiveServer(TwoPaths()) { server in
+            let port = server.port
+            let (now, later) = try await onOwnThread {
+                let client = try RawHTTPClient(port: port)
+                return (try client.request("/now"), try client.request("/other"))
+            }
+            #expect(now.status == 200)
+            #expect(now.text == "at once")
+            #expect(later.text == "later: /other")
+        }
+    }
+
+    @Test("A router answers by its route found once: an async route, an immediate one, and none")
+    func routerReplies() async throws {
+        var router = Router(logger: LogCollector().logger)
+        router.getImmediately("/hello") { _ in "hello" }
+        router.get("/slow/{name}") { request in request.parameters["name"].map { "slow \($0)" } ?? "" }
+        guard case .now(let hello) = router.reply(to: try Request(method: .get, target: "/hello")) else {
+            Issue.record("an immediate route answers now")
+            return
+        }
+        #expect(hello.bodyText == "hello")
+        guard case .later(let work) = router.reply(to: try Request(method: .get, target: "/slow/sam")) else {
+            Issue.record("an async route answers later")
+            return
+        }
+        #expect(try await work().bodyText == "slow sam")
+        guard case .now(let missing) = router.reply(to: try Request(method: .get, target: "/nowhere")) else {
+            Issue.record("no route answers now")
+            return
+        }
+        #expect(missing.status.code == 404)
+    }
+}

@@ -8,11 +8,21 @@ struct ServerTimingTests {
     @Test(arguments: [
         (Duration.zero, "0.000"), (.microseconds(42), "0.042"), (.milliseconds(1), "1.000"), (.microseconds(2_500), "2.500"),
         (.microseconds(12_345_678), "12345.678"), (.seconds(-1), "0.000"), (.nanoseconds(999), "0.000"),
+        (.milliseconds(10), "10.000"), (.microseconds(100_001), "100.001"), (.seconds(86_400), "86400000.000"),
     ])
     func millisecondsWithThreeDecimals(_ duration: Duration, _ expected: String) {
         var timing = ServerTiming()
         timing.add("load-balances", duration)
         timing.add("render-x", .microseconds(7))
         #expect(timing.headerValue == "load-balances;dur=\(expected), render-x;dur=0.007")
+    }
+
+    @Test("No entries, no value; many entries, each in order")
+    func emptyAndMany() {
+        #expect(ServerTiming().headerValue == "")
+        var timing = ServerTiming()
+        for index in 0..<12 { timing.add("step-\(index)", .microseconds(index)) }
+        let expected = (0..<12).map { "step-\($0);dur=0.\($0 < 10 ? "00" : "0")\($0)" }.joined(separator: ", ")
+        #expect(timing.headerValue == expected)
     }
 }

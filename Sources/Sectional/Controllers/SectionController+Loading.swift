@@ -49,6 +49,7 @@ extension SectionController {
         _ options: LoadOptions, clock: C, onProgress: () -> Void
     ) async -> [LoadReport.Outcome] {
         var pending: [(controller: SectionController, load: SectionLoad)] = []
+        pending.reserveCapacity(8)  // a page's sections, in one allocation
         collectPendingLoads(into: &pending)
         guard !pending.isEmpty else {
             onProgress()
@@ -63,8 +64,9 @@ extension SectionController {
         var waiting: [Int] = []
         for index in pending.indices {
             if options.intercept == nil, let read = pending[index].load.atHand {
-                let result = Result<any Sendable, any Error> { try read() }
-                outcomes[index] = Self.deliver(result, to: pending[index], duration: start.duration(to: clock.now))
+                let controller = pending[index].controller
+                let status = Self.status(of: controller) { try read.readAndDeliver() }
+                outcomes[index] = .init(id: controller.id, status: status, duration: start.duration(to: clock.now))
             } else {
                 waiting.append(index)
             }
@@ -133,14 +135,20 @@ extension SectionController {
     private static func deliver(
         _ result: Result<any Sendable, any Error>, to entry: (controller: SectionController, load: SectionLoad), duration: Duration
     ) -> LoadReport.Outcome {
-        switch result {
-        case .success(let model):
-            entry.load.deliver(model)
-            entry.controller.loadState = .loaded
-            return .init(id: entry.controller.id, status: .ok, duration: duration)
-        case .failure(let error):
-            entry.controller.loadState = .failed(error)
-            return .init(id: entry.controller.id, status: .failed(String(describing: error)), duration: duration)
+        let status = status(of: entry.controller) { entry.load.deliver(try result.get()) }
+        return .init(id: entry.controller.id, status: status, duration: duration)
+    }
+
+    /// Runs `delivery`, which hands a model over, then marks the controller
+    /// loaded, or failed with what was thrown.
+    private static func status(of controller: SectionController, after delivery: () throws -> Void) -> LoadReport.Outcome.Status {
+        do {
+            try delivery()
+            controller.loadState = .loaded
+            return .ok
+        } catch {
+            controller.loadState = .failed(error)
+            return .failed(String(describing: error))
         }
     }
 

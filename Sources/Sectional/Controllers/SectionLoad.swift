@@ -7,10 +7,11 @@
 /// SectionLoad({ [store, date] in try await store.sleep(on: date) }) { self.night = $0 }
 /// ```
 public struct SectionLoad {
-    let operation: @Sendable () async throws -> any Sendable
-    let deliver: (any Sendable) -> Void
-    /// The read of a load whose data is at hand, run at once in the page's task.
-    let atHand: (@Sendable () throws -> any Sendable)?
+    private enum Kind {
+        case waiting(operation: @Sendable () async throws -> any Sendable, deliver: (any Sendable) -> Void)
+        case atHand(any AtHandRead)
+    }
+    private let kind: Kind
 
     /// A load whose `operation` runs concurrently with its siblings' and
     /// whose result `deliver` hands to the controller.
@@ -26,9 +27,7 @@ public struct SectionLoad {
         _ operation: @escaping @Sendable () async throws -> Model,
         deliver: @escaping (Model) -> Void
     ) {
-        self.operation = { try await operation() }
-        self.deliver = Self.delivering(deliver)
-        atHand = nil
+        kind = .waiting(operation: { try await operation() }, deliver: Self.delivering(deliver))
     }
 
     /// A load whose data is already at hand (in memory, computed from the
@@ -44,9 +43,30 @@ public struct SectionLoad {
     /// SectionLoad(atHand: { [quiz, answers] in quiz.score(answers) }) { self.score = $0 }
     /// ```
     public init<Model: Sendable>(atHand read: @escaping @Sendable () throws -> Model, deliver: @escaping (Model) -> Void) {
-        operation = { try read() }
-        self.deliver = Self.delivering(deliver)
-        atHand = { try read() }
+        // Kept typed: read and delivered with no model boxed, cast or wrapped in a closure of its own.
+        kind = .atHand(TypedRead(read: read, deliver: deliver))
+    }
+
+    /// The read of a load whose data is at hand, which also delivers it: run at once in the page's task.
+    var atHand: (any AtHandRead)? {
+        guard case .atHand(let read) = kind else { return nil }
+        return read
+    }
+
+    /// The load as an operation for a child task (an at-hand read under an interceptor becomes one).
+    var operation: @Sendable () async throws -> any Sendable {
+        switch kind {
+        case .waiting(let operation, _): operation
+        case .atHand(let read): read.operation
+        }
+    }
+
+    /// Hands the operation's result to the controller.
+    func deliver(_ model: any Sendable) {
+        switch kind {
+        case .waiting(_, let deliver): deliver(model)
+        case .atHand(let read): read.deliver(model)
+        }
     }
 
     private static func delivering<Model>(_ deliver: @escaping (Model) -> Void) -> (any Sendable) -> Void {
@@ -54,6 +74,35 @@ public struct SectionLoad {
             // The operation produced this value: the cast cannot fail.
             if let model = model as? Model { deliver(model) }
         }
+    }
+}
+
+/// An at-hand load, its model's type hidden.
+protocol AtHandRead: AnyObject {
+    /// Reads the model and hands it to the controller.
+    func readAndDeliver() throws
+    /// The read as an operation for a child task.
+    var operation: @Sendable () async throws -> any Sendable { get }
+    /// Hands a model the operation produced to the controller.
+    func deliver(_ model: any Sendable)
+}
+
+private final class TypedRead<Model: Sendable>: AtHandRead {
+    let read: @Sendable () throws -> Model
+    let deliverModel: (Model) -> Void
+
+    init(read: @escaping @Sendable () throws -> Model, deliver: @escaping (Model) -> Void) {
+        self.read = read
+        deliverModel = deliver
+    }
+
+    func readAndDeliver() throws { deliverModel(try read()) }
+
+    var operation: @Sendable () async throws -> any Sendable { { [read] in try read() } }
+
+    func deliver(_ model: any Sendable) {
+        // The operation produced this value: the cast cannot fail.
+        if let model = model as? Model { deliverModel(model) }
     }
 }
 

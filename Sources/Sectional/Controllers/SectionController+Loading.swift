@@ -23,10 +23,15 @@ extension SectionController {
     @discardableResult
     public func loadTree(_ options: LoadOptions = LoadOptions(), onProgress: () -> Void = {}) async -> LoadReport {
         var report = LoadReport()
+        // One buffer for every round's pending loads: a page's sections, in one allocation.
+        var pending: [(controller: SectionController, load: SectionLoad)] = []
+        pending.reserveCapacity(8)
         while true {
-            let wave = await loadPendingLoads(options, clock: options.clock, onProgress: onProgress)
+            pending.removeAll(keepingCapacity: true)
+            collectPendingLoads(into: &pending)
+            let wave = await loadPendingLoads(pending, options, clock: options.clock, onProgress: onProgress)
             guard !wave.isEmpty else { return report }
-            report.outcomes += wave
+            if report.outcomes.isEmpty { report.outcomes = wave } else { report.outcomes += wave }
         }
     }
 
@@ -44,19 +49,15 @@ extension SectionController {
         case deadline(Duration)
     }
 
-    /// Runs the loads pending now, concurrently, and delivers their results.
+    /// Runs the loads pending now (`pending`, in tree order), concurrently, and delivers their results.
     private func loadPendingLoads<C: Clock<Duration>>(
-        _ options: LoadOptions, clock: C, onProgress: () -> Void
+        _ pending: [(controller: SectionController, load: SectionLoad)], _ options: LoadOptions, clock: C, onProgress: () -> Void
     ) async -> [LoadReport.Outcome] {
-        var pending: [(controller: SectionController, load: SectionLoad)] = []
-        pending.reserveCapacity(8)  // a page's sections, in one allocation
-        collectPendingLoads(into: &pending)
         guard !pending.isEmpty else {
             onProgress()
             return []
         }
 
-        let deadlines = pending.map { $0.controller.loadTimeout ?? options.timeout }
         var outcomes = [LoadReport.Outcome?](repeating: nil, count: pending.count)
         let start = clock.now
         // Loads whose data is at hand are read here, at once, with no task;
@@ -75,6 +76,7 @@ extension SectionController {
             onProgress()
             return outcomes.compactMap { $0 }
         }
+        let deadlines = pending.map { $0.controller.loadTimeout ?? options.timeout }
         let operations = waiting.map { index in
             let (controller, load) = pending[index]
             return (index, options.intercept?(controller.id, load.operation) ?? load.operation)

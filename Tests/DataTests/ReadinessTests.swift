@@ -41,16 +41,19 @@ struct ReadinessTests {
 
     @Test("On SIGTERM the server reports not ready, serves through its drain, then exits 0")
     func sigtermDrains() async throws {
-        let (process, port) = try StartupTests.startServer(drain: "3s")
-        #expect(try RawHTTPClient(port: port).request("/readyz").status == 200)
+        let (process, port) = try await StartupTests.startServer(drain: "3s")
+        // Every wait on a thread of its own: blocking one of the few threads
+        // other tests' tasks run on for the 3 s drain stalled them all.
+        let status = { (target: String) in try await onOwnThread { try RawHTTPClient(port: port).request(target).status } }
+        #expect(try await status("/readyz") == 200)
         let clock = ContinuousClock()
         let start = clock.now
         process.terminate()  // SIGTERM
         try await Task.sleep(for: .milliseconds(300))
-        #expect(try RawHTTPClient(port: port).request("/readyz").status == 503)
-        #expect(try RawHTTPClient(port: port).request("/healthz").status == 200)
-        #expect(try RawHTTPClient(port: port).request("/signin").status == 200, "still serving while draining")
-        process.waitUntilExit()
+        #expect(try await status("/readyz") == 503)
+        #expect(try await status("/healthz") == 200)
+        #expect(try await status("/signin") == 200, "still serving while draining")
+        try await StartupTests.waitForExit(process)
         let stopped = start.duration(to: clock.now)
         #expect(process.terminationReason == .exit && process.terminationStatus == 0)
         #expect(stopped >= .milliseconds(2900) && stopped < .seconds(8), "stopped after \(stopped)")

@@ -75,6 +75,24 @@ public final class ConnectionPool: Sendable {
         }
     }
 
+    /// Opens a pool as `init(size:dialect:open:)` does, from async code:
+    /// the wait for the connections happens on a thread of its own, never on
+    /// one of the few threads every task runs on (a slow server would stall them all).
+    public static func opening(
+        size: Int, dialect: SQLDialect, open: @escaping @Sendable () throws(SQLError) -> any SQLConnection
+    ) async throws(SQLError) -> ConnectionPool {
+        let result = await withCheckedContinuation { (continuation: CheckedContinuation<Result<ConnectionPool, SQLError>, Never>) in
+            DedicatedThread.start {
+                do throws(SQLError) {
+                    continuation.resume(returning: .success(try ConnectionPool(size: size, dialect: dialect, open: open)))
+                } catch {
+                    continuation.resume(returning: .failure(error))
+                }
+            }
+        }
+        return try result.get()
+    }
+
     /// Runs `body` on a pool thread with that thread's connection.
     /// - Throws: what `body` throws; `CancellationError` when the calling task is cancelled first.
     public func run<T: Sendable>(_ body: @escaping @Sendable (any SQLConnection) throws -> T) async throws -> T {

@@ -11,7 +11,7 @@ import Testing
 struct LiveReplicaTests {
     @Test("A dismissal through one replica reaches a stream on another; a listener that lost its connection catches up")
     func acrossReplicas() async throws {
-        let location = try TestDatabase.newLocation(.postgres)
+        let location = try await TestDatabase.newLocation(.postgres)
         guard case .postgres(let url) = location else { return }
         let first = try await AppData.open(location, connections: 2, hasher: PasswordHasher(.minimal))
         let second = try await AppData.open(location, connections: 2, hasher: PasswordHasher(.minimal))
@@ -37,8 +37,9 @@ struct LiveReplicaTests {
         #expect(change == LiveHub.Change(key: "alerts:1", version: 1), "replica B heard replica A's commit")
 
         // Replica B's listener loses its connection; a change made meanwhile is not lost.
-        let admin = try PostgresConnection(url: url)
-        _ = try admin.query("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE query LIKE 'LISTEN%'", [])
+        _ = try await onOwnThread {
+            try PostgresConnection(url: url).query("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE query LIKE 'LISTEN%'", [])
+        }
         let restore = try #require(Browser.form("/feed/alerts/restore", in: try await replicaA.get("/feed?stream=0").bodyText))
         #expect(try await replicaA.post("/feed/alerts/restore", form: restore).status == .seeOther)
         let caughtUp = await Self.first(watching.changes, within: .seconds(8))

@@ -39,7 +39,7 @@ private final class Stream: @unchecked Sendable {
 
 @Suite("Live sections over a real socket", .timeLimit(.minutes(1)))
 struct LiveStreamTests {
-    @Test("A dismissal in one tab reaches the user's other tab within a second; another user's stream gets nothing")
+    @Test("A dismissal in one tab reaches the user's other tab at once; another user's stream gets nothing")
     func otherTab() async throws {
         let app = try LiveApp()
         let alex = app.browser(), sam = app.browser()
@@ -62,7 +62,10 @@ struct LiveStreamTests {
             let start = clock.now
             #expect(try await tab.waitFor("event: section"))
             #expect(try await tab.waitFor("</section>"))
-            #expect(start.duration(to: clock.now) < .seconds(1))
+            // Pushed: nothing else would bring it (no poll, no reconnect). It
+            // takes milliseconds; the bound leaves room for a two-core machine
+            // running the whole suite at once, whose tasks wait for a thread.
+            #expect(start.duration(to: clock.now) < .seconds(3))
             #expect(!tab.unreadText.contains(alert.title), "the dismissed alert is gone from the card")
             #expect(tab.unreadText.contains("id: alerts=1"))
             #expect(try await !samsTab.waitFor("event: section"), "sam's stream must stay silent")

@@ -11,7 +11,7 @@ struct MigrationTests {
 
     @Test("Pending steps apply once, in order; a second run applies none", arguments: Engine.sql)
     func applyOnce(engine: Engine) async throws {
-        let pool = try TestDatabase.pool(engine, size: 1)
+        let pool = try await TestDatabase.pool(engine, size: 1)
         defer { pool.close() }
         #expect(try await pool.run { db in try db.migrate(Array(Self.steps.reversed())) } == [1, 2])
         #expect(try await pool.run { db in try db.migrate(Self.steps) } == [])
@@ -21,7 +21,7 @@ struct MigrationTests {
 
     @Test("A failing step applies nothing of its run", arguments: Engine.sql)
     func allOrNothing(engine: Engine) async throws {
-        let pool = try TestDatabase.pool(engine, size: 1)
+        let pool = try await TestDatabase.pool(engine, size: 1)
         defer { pool.close() }
         let broken = Self.steps + [Migration(3, "broken", sql: "CREATE TABLE notes (id INTEGER)")]
         await #expect(throws: SQLError.self) { try await pool.run { db in try db.migrate(broken) } }
@@ -31,7 +31,7 @@ struct MigrationTests {
 
     @Test("Three servers starting at once on one database apply each step once", arguments: Engine.sql)
     func concurrentStarts(engine: Engine) async throws {
-        let pool = try TestDatabase.pool(engine, size: 3)
+        let pool = try await TestDatabase.pool(engine, size: 3)
         defer { pool.close() }
         let applied = try await withThrowingTaskGroup(of: [Int].self) { group in
             for _ in 0..<3 { group.addTask { try await pool.run { db in try db.migrate(Self.steps) } } }

@@ -18,7 +18,8 @@ struct ReadinessTests {
 
             guard case .postgres(let url) = location else { return }
             let name = String(url.split(separator: "/").last!)
-            try PostgresConnection(url: try TestDatabase.postgresAdminURL()).executeScript("DROP DATABASE \(name) WITH (FORCE)")
+            let admin = try TestDatabase.postgresAdminURL()
+            try await onOwnThread { try PostgresConnection(url: admin).executeScript("DROP DATABASE \(name) WITH (FORCE)") }
             let gone = await readiness.problem()
             #expect(gone?.contains("does not answer") == true, "\(gone ?? "ready")")
         }

@@ -83,7 +83,7 @@ struct StoreTests {
 
     @Test("Writes outlive the server: reopened, the database keeps them and is not seeded twice", arguments: Engine.sql)
     func reopen(engine: Engine) async throws {
-        let location = try TestDatabase.newLocation(engine)
+        let location = try await TestDatabase.newLocation(engine)
         let first = try await AppData.open(location, connections: 1, hasher: PasswordHasher(.minimal))
         let alert = try await first.feed.alerts(of: alex)[0]
         #expect(try await first.feed.dismissAlert(alert.id, of: alex))

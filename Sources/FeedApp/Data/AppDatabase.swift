@@ -104,10 +104,13 @@ public struct AppData: Sendable {
             case .memory: return memory(hasher: hasher)
             case .sqlite(let path):
                 try createParentDirectory(of: path)
-                pool = try ConnectionPool(size: connections, dialect: .sqlite) { () throws(SQLError) in try SQLiteConnection(path: path) }
+                pool = try await ConnectionPool.opening(size: connections, dialect: .sqlite) { () throws(SQLError) in try SQLiteConnection(path: path)
+                }
             case .postgres(let url):
                 let withTimeout = url.contains("connect_timeout") ? url : url + (url.contains("?") ? "&" : "?") + "connect_timeout=5"
-                pool = try ConnectionPool(size: connections, dialect: .postgres) { () throws(SQLError) in try PostgresConnection(url: withTimeout) }
+                pool = try await ConnectionPool.opening(size: connections, dialect: .postgres) { () throws(SQLError) in
+                    try PostgresConnection(url: withTimeout)
+                }
             }
         } catch let error as DatabaseProblem {
             throw error

@@ -4,6 +4,7 @@ import SectionalPostgres
 import SectionalSQL
 import SectionalSQLite
 import SectionalSecurity
+import SectionalTesting
 import Testing
 
 /// The engines the stores run on; each store test runs on all of them.
@@ -24,7 +25,7 @@ enum TestDatabase {
     static let postgresVariable = "SECTIONAL_TEST_POSTGRES"
 
     /// Where a new, empty database of `engine` is.
-    static func newLocation(_ engine: Engine) throws -> DatabaseLocation {
+    static func newLocation(_ engine: Engine) async throws -> DatabaseLocation {
         switch engine {
         case .memory: return .memory
         case .sqlite:
@@ -33,7 +34,8 @@ enum TestDatabase {
         case .postgres:
             let admin = try postgresAdminURL()
             let name = "test_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "")
-            try PostgresConnection(url: admin).executeScript("CREATE DATABASE \(name)")
+            // On a thread of its own: CREATE DATABASE takes a while, and would hold one of the threads every test's tasks run on.
+            try await onOwnThread { try PostgresConnection(url: admin).executeScript("CREATE DATABASE \(name)") }
             return .postgres(url: admin.replacingOccurrences(of: "/postgres", with: "/\(name)"))
         }
     }
@@ -48,7 +50,7 @@ enum TestDatabase {
     static func withData<T>(
         _ engine: Engine, connections: Int = 2, seed: Bool = true, _ body: (AppData, DatabaseLocation) async throws -> T
     ) async throws -> T {
-        let location = try newLocation(engine)
+        let location = try await newLocation(engine)
         let data = try await AppData.open(location, connections: connections, seed: seed, hasher: PasswordHasher(.minimal))
         defer {
             data.pool?.close()
@@ -58,13 +60,13 @@ enum TestDatabase {
     }
 
     /// A bare pool on a new database of a SQL engine, nothing migrated.
-    static func pool(_ engine: Engine, size: Int = 2) throws -> ConnectionPool {
-        switch try newLocation(engine) {
+    static func pool(_ engine: Engine, size: Int = 2) async throws -> ConnectionPool {
+        switch try await newLocation(engine) {
         case .sqlite(let path):
             try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
-            return try ConnectionPool(size: size, dialect: .sqlite) { () throws(SQLError) in try SQLiteConnection(path: path) }
+            return try await ConnectionPool.opening(size: size, dialect: .sqlite) { () throws(SQLError) in try SQLiteConnection(path: path) }
         case .postgres(let url):
-            return try ConnectionPool(size: size, dialect: .postgres) { () throws(SQLError) in try PostgresConnection(url: url) }
+            return try await ConnectionPool.opening(size: size, dialect: .postgres) { () throws(SQLError) in try PostgresConnection(url: url) }
         case .memory:
             preconditionFailure("memory has no pool")
         }

@@ -18,8 +18,7 @@ struct ReadinessTests {
 
             guard case .postgres(let url) = location else { return }
             let name = String(url.split(separator: "/").last!)
-            let admin = try TestDatabase.postgresAdminURL()
-            try await onOwnThread { try PostgresConnection(url: admin).executeScript("DROP DATABASE \(name) WITH (FORCE)") }
+            try PostgresConnection(url: try TestDatabase.postgresAdminURL()).executeScript("DROP DATABASE \(name) WITH (FORCE)")
             let gone = await readiness.problem()
             #expect(gone?.contains("does not answer") == true, "\(gone ?? "ready")")
         }
@@ -42,19 +41,16 @@ struct ReadinessTests {
 
     @Test("On SIGTERM the server reports not ready, serves through its drain, then exits 0")
     func sigtermDrains() async throws {
-        let (process, port) = try await StartupTests.startServer(drain: "3s")
-        // Every wait on a thread of its own: blocking one of the few threads
-        // other tests' tasks run on for the 3 s drain stalled them all.
-        let status = { (target: String) in try await onOwnThread { try RawHTTPClient(port: port).request(target).status } }
-        #expect(try await status("/readyz") == 200)
+        let (process, port) = try StartupTests.startServer(drain: "3s")
+        #expect(try RawHTTPClient(port: port).request("/readyz").status == 200)
         let clock = ContinuousClock()
         let start = clock.now
         process.terminate()  // SIGTERM
         try await Task.sleep(for: .milliseconds(300))
-        #expect(try await status("/readyz") == 503)
-        #expect(try await status("/healthz") == 200)
-        #expect(try await status("/signin") == 200, "still serving while draining")
-        try await StartupTests.waitForExit(process)
+        #expect(try RawHTTPClient(port: port).request("/readyz").status == 503)
+        #expect(try RawHTTPClient(port: port).request("/healthz").status == 200)
+        #expect(try RawHTTPClient(port: port).request("/signin").status == 200, "still serving while draining")
+        process.waitUntilExit()
         let stopped = start.duration(to: clock.now)
         #expect(process.terminationReason == .exit && process.terminationStatus == 0)
         #expect(stopped >= .milliseconds(2900) && stopped < .seconds(8), "stopped after \(stopped)")

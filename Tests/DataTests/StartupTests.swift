@@ -1,6 +1,5 @@
 import FeedApp
 import Foundation
-import SectionalTesting
 import Testing
 
 @Suite("Choosing the database at start")
@@ -65,14 +64,8 @@ struct StartupTests {
     }
 
     /// Runs feed-server with `arguments` until it exits; its status and standard error.
-    /// On a thread of its own: waiting on a process must not hold one of the
-    /// few threads every other test's tasks run on.
-    func run(_ arguments: [String], environment: [String: String] = [:]) async throws -> (status: Int32, error: String) {
-        try await onOwnThread { try Self.runWaiting(arguments, environment: environment) }
-    }
-
-    private static func runWaiting(_ arguments: [String], environment: [String: String]) throws -> (status: Int32, error: String) {
-        guard let binary else { throw MissingBinary() }
+    func run(_ arguments: [String], environment: [String: String] = [:]) throws -> (status: Int32, error: String) {
+        guard let binary = Self.binary else { throw MissingBinary() }
         let process = Process()
         process.executableURL = binary
         process.arguments = ["--port", "0", "--public", FormHarness.publicDirectory] + arguments
@@ -87,18 +80,8 @@ struct StartupTests {
     }
 
     /// Starts feed-server on a free port with the seed data in memory and
-    /// `--drain drain`; the running process and its port, once it listens
-    /// (waited for on a thread of its own).
-    static func startServer(drain: String) async throws -> (process: Process, port: Int) {
-        try await onOwnThread { try startServerWaiting(drain: drain) }
-    }
-
-    /// Waits for `process` to exit, on a thread of its own.
-    static func waitForExit(_ process: Process) async throws {
-        try await onOwnThread { process.waitUntilExit() }
-    }
-
-    private static func startServerWaiting(drain: String) throws -> (process: Process, port: Int) {
+    /// `--drain drain`; the running process and its port, once it listens.
+    static func startServer(drain: String) throws -> (process: Process, port: Int) {
         guard let binary else { throw MissingBinary() }
         let process = Process()
         process.executableURL = binary
@@ -124,8 +107,8 @@ struct StartupTests {
             (["--database", "postgres://app@127.0.0.1:1/feed"], "127.0.0.1"),
             (["--database", "mysql://app@localhost/feed"], "--database"),
         ])
-    func refuses(arguments: [String], mentions: String) async throws {
-        let (status, error) = try await run(arguments)
+    func refuses(arguments: [String], mentions: String) throws {
+        let (status, error) = try run(arguments)
         #expect(status == 2)
         let lines = error.split(separator: "\n")
         #expect(lines.count == 1, "\(error)")
@@ -133,33 +116,34 @@ struct StartupTests {
     }
 
     @Test("Opened, it serves; SIGTERM stops it with exit 0 (start-up work must not let SIGTERM kill it)")
-    func stopsOnSigterm() async throws {
-        let (process, _) = try await Self.startServer(drain: "0s")
+    func stopsOnSigterm() throws {
+        let (process, _) = try Self.startServer(drain: "0s")
         process.terminate()  // SIGTERM
-        try await Self.waitForExit(process)
+        process.waitUntilExit()
         #expect(process.terminationReason == .exit)
         #expect(process.terminationStatus == 0)
     }
 
     @Test("A server in memory or on SQLite never loads libpq, nor the TLS and Kerberos libraries it brings")
-    func noLibPQWithoutPostgres() async throws {
-        let (process, _) = try await Self.startServer(drain: "0s")
+    func noLibPQWithoutPostgres() throws {
+        let (process, _) = try Self.startServer(drain: "0s")
+        defer {
+            process.terminate()
+            process.waitUntilExit()
+        }
         // Read to its end: /proc reports no size, and a sized read stops at the first page.
-        let maps =
-            FileHandle(forReadingAtPath: "/proc/\(process.processIdentifier)/maps")
-            .flatMap { try? $0.readToEnd() }.map { String(decoding: $0, as: UTF8.self) } ?? ""
-        process.terminate()
-        try await Self.waitForExit(process)
+        let file = try #require(FileHandle(forReadingAtPath: "/proc/\(process.processIdentifier)/maps"))
+        let maps = String(decoding: try file.readToEnd() ?? Data(), as: UTF8.self)
         #expect(maps.contains("libmicrohttpd"), "the maps were read")
         #expect(!maps.contains("libpq"))
         #expect(!maps.contains("libkrb5"))
     }
 
     @Test("An empty database with --no-seed has nobody to show: exit 2, saying how to seed it")
-    func noUsers() async throws {
+    func noUsers() throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("sectional-start-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: directory) }
-        let (status, error) = try await run(["--database", "sqlite:" + directory.appendingPathComponent("x.sqlite").path, "--no-seed"])
+        let (status, error) = try run(["--database", "sqlite:" + directory.appendingPathComponent("x.sqlite").path, "--no-seed"])
         #expect(status == 2)
         #expect(error.contains("without --no-seed"), "\(error)")
     }

@@ -36,7 +36,8 @@ struct LoadingTests {
         }
         #expect(single >= .milliseconds(100))
         let ratio = three / single
-        #expect(ratio < 2, "three 100 ms loads took \(three), one took \(single): ratio \(ratio)")
+        // In sequence the ratio is 3; the margin below it is for a two-core machine running the whole suite at once.
+        #expect(ratio < 2.5, "three 100 ms loads took \(three), one took \(single): ratio \(ratio)")
     }
 
     /// Each load waits until all three have started: this finishes only if

@@ -70,10 +70,7 @@ public struct SectionLoad {
     }
 
     private static func delivering<Model>(_ deliver: @escaping (Model) -> Void) -> (any Sendable) -> Void {
-        { model in
-            // The operation produced this value: the cast cannot fail.
-            if let model = model as? Model { deliver(model) }
-        }
+        { model in deliverProduced(model, to: deliver) }
     }
 }
 
@@ -100,10 +97,12 @@ private final class TypedRead<Model: Sendable>: AtHandRead {
 
     var operation: @Sendable () async throws -> any Sendable { { [read] in try read() } }
 
-    func deliver(_ model: any Sendable) {
-        // The operation produced this value: the cast cannot fail.
-        if let model = model as? Model { deliverModel(model) }
-    }
+    func deliver(_ model: any Sendable) { deliverProduced(model, to: deliverModel) }
+}
+
+/// Hands `deliver` a model its operation produced, back as its own type (the cast cannot fail).
+private func deliverProduced<Model>(_ model: any Sendable, to deliver: (Model) -> Void) {
+    if let model = model as? Model { deliver(model) }
 }
 
 /// Whether a controller's data load has run, and how it ended.

@@ -27,6 +27,36 @@ struct HTMLWriterTests {
         #expect(writer.withBytes { String(decoding: $0, as: UTF8.self) } == expected)
     }
 
+    @Test func piecesOfEveryLengthArriveWhole() {
+        // Short pieces are copied as overlapping words, the end of a text tested as one word:
+        // every length up to past the widest word, at every offset in the buffer.
+        let digits = Array("0123456789abcdefghijklmnopqrstuvwxyz0123".utf8)
+        for length in 0...digits.count {
+            var writer = HTMLWriter(capacity: 64)
+            var expected: [UInt8] = []
+            for offset in 0..<9 {
+                let piece = Array(digits[offset..<min(digits.count, offset + length)])
+                piece.withUnsafeBufferPointer { writer.writeRaw($0) }
+                writer.writeEscaped(String(decoding: piece, as: UTF8.self))
+                expected += piece + piece
+            }
+            #expect(writer.bytes == expected, "length \(length)")
+        }
+    }
+
+    @Test func anEscapableByteIsFoundInTextOfEveryLength() {
+        for length in 1...24 {
+            for position in 0..<length {
+                var text = Array(repeating: UInt8(ascii: "a"), count: length)
+                text[position] = UInt8(ascii: "<")
+                var writer = HTMLWriter()
+                writer.writeEscaped(String(decoding: text, as: UTF8.self))
+                let expected = String(repeating: "a", count: position) + "&lt;" + String(repeating: "a", count: length - position - 1)
+                #expect(writer.withBytes { String(decoding: $0, as: UTF8.self) } == expected, "length \(length), at \(position)")
+            }
+        }
+    }
+
     @Test func oneWriteFarLargerThanTheCapacity() {
         var writer = HTMLWriter(capacity: 64)
         let large = String(repeating: "0123456789", count: 10_000)

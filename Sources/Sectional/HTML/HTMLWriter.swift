@@ -1,5 +1,5 @@
 /// The buffer HTML renders into: UTF-8 bytes appended with one bounds check
-/// and a `memcpy` each, the hot loop of every page.
+/// and a copy each, the hot loop of every page.
 ///
 /// It cannot be copied (`~Copyable`): renderers take it `inout`, and the
 /// finished page is taken out once with `bytes` or `withBytes`.
@@ -111,17 +111,28 @@ public struct HTMLWriter: ~Copyable {
 
     /// The index of the first of `& < > " '` at or after `start`, or the end.
     ///
-    /// Most text has none of them, so it is scanned eight bytes at a time:
-    /// escaping was the largest cost of rendering a page byte by byte.
+    /// Most text has none of them, so it is tested eight bytes at a time
+    /// (escaping was the largest cost of rendering a page byte by byte), the
+    /// last few bytes of a longer text as the word that ends it. Only a word
+    /// that holds one, or a text shorter than a word, is read byte by byte.
     private static func firstEscapable(in utf8: UnsafeBufferPointer<UInt8>, from start: Int) -> Int {
+        guard let base = utf8.baseAddress, start + 8 <= utf8.count else { return firstEscapableByte(in: utf8, from: start) }
+        let bytes = UnsafeRawPointer(base)
         var index = start
-        if let base = utf8.baseAddress {
-            while index + 8 <= utf8.count {
-                let word = UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)
-                if holdsEscapable(word) { break }
-                index += 8
-            }
+        while index + 8 <= utf8.count {
+            if holdsEscapable(bytes.loadUnaligned(fromByteOffset: index, as: UInt64.self)) { return firstEscapableByte(in: utf8, from: index) }
+            index += 8
         }
+        // The last word overlaps bytes already found clean: it holds one of the five only if the rest does.
+        guard index < utf8.count, holdsEscapable(bytes.loadUnaligned(fromByteOffset: utf8.count - 8, as: UInt64.self)) else {
+            return utf8.count
+        }
+        return firstEscapableByte(in: utf8, from: index)
+    }
+
+    /// The byte-by-byte scan, where a word said one of the five is near.
+    private static func firstEscapableByte(in utf8: UnsafeBufferPointer<UInt8>, from start: Int) -> Int {
+        var index = start
         while index < utf8.count {
             let byte = utf8[index]
             if byte < 64, escapedBytes & (1 << UInt64(byte)) != 0 { return index }
@@ -158,20 +169,41 @@ public struct HTMLWriter: ~Copyable {
         other.withBytes { append(UnsafeBufferPointer(rebasing: $0[range])) }
     }
 
-    /// Always inlined, and short pieces (most tags and attribute names)
-    /// copied byte by byte rather than by a call to `memcpy`: this is the
-    /// hot loop of every page.
+    /// Always inlined: this is the hot loop of every page.
     @inline(__always)
     private mutating func append(_ source: UnsafeBufferPointer<UInt8>) {
-        guard let start = source.baseAddress, source.count > 0 else { return }
+        guard let start = source.baseAddress else { return }
         if count + source.count > capacity { grow(toFit: count + source.count) }
-        let end = base + count
-        if source.count <= 8 {
-            for index in 0..<source.count { end[index] = start[index] }
-        } else {
-            end.update(from: start, count: source.count)
-        }
+        Self.copy(source.count, from: UnsafeRawPointer(start), to: UnsafeMutableRawPointer(base + count))
         count += source.count
+    }
+
+    /// Copies `length` bytes. Up to 16 (most tags, attribute names and
+    /// values) as two loads and stores that overlap in the middle, never
+    /// reading or writing past either end: a call to `memcpy` cost more than
+    /// the copy.
+    @inline(__always)
+    private static func copy(_ length: Int, from source: UnsafeRawPointer, to destination: UnsafeMutableRawPointer) {
+        @inline(__always) func copyEnds<Word: BitwiseCopyable>(_: Word.Type) {
+            let size = MemoryLayout<Word>.size
+            let head = source.loadUnaligned(as: Word.self)
+            let tail = source.loadUnaligned(fromByteOffset: length - size, as: Word.self)
+            destination.storeBytes(of: head, as: Word.self)
+            destination.storeBytes(of: tail, toByteOffset: length - size, as: Word.self)
+        }
+        switch length {
+        case 0: return
+        case 1...3:
+            let first = source.load(as: UInt8.self)
+            let middle = source.load(fromByteOffset: length / 2, as: UInt8.self)
+            let last = source.load(fromByteOffset: length - 1, as: UInt8.self)
+            destination.storeBytes(of: first, as: UInt8.self)
+            destination.storeBytes(of: middle, toByteOffset: length / 2, as: UInt8.self)
+            destination.storeBytes(of: last, toByteOffset: length - 1, as: UInt8.self)
+        case 4...7: copyEnds(UInt32.self)
+        case 8...16: copyEnds(UInt64.self)
+        default: destination.copyMemory(from: source, byteCount: length)
+        }
     }
 
     private mutating func grow(toFit needed: Int) {

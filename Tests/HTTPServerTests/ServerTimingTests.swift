@@ -25,4 +25,12 @@ struct ServerTimingTests {
         let expected = (0..<12).map { "step-\($0);dur=0.\($0 < 10 ? "00" : "0")\($0)" }.joined(separator: ", ")
         #expect(timing.headerValue == expected)
     }
+
+    @Test func namesOfAnyLengthAreCopiedWhole() {
+        var timing = ServerTiming()
+        let long = String(repeating: "render-credit-score-", count: 5)
+        timing.add(long, .milliseconds(3))
+        timing.add("a", .microseconds(1_000_001))
+        #expect(timing.headerValue == long + ";dur=3.000, a;dur=1000.001")
+    }
 }

@@ -42,6 +42,15 @@ sectional_connection_fd(struct MHD_Connection *connection)
     return info == NULL ? -1 : info->connect_fd;
 }
 
+/// The client's address as accepted; NULL if libmicrohttpd cannot tell.
+static inline const struct sockaddr *
+sectional_connection_client_address(struct MHD_Connection *connection)
+{
+    const union MHD_ConnectionInfo *info =
+        MHD_get_connection_info(connection, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
+    return info == NULL ? NULL : info->client_addr;
+}
+
 /// The number of connections the daemon holds open (all worker threads).
 static inline unsigned int
 sectional_daemon_connection_count(struct MHD_Daemon *daemon)

@@ -15,7 +15,12 @@ public struct Request: Sendable {
     public var body: [UInt8]
     /// The address the connection came from (`127.0.0.1`, `::1`), when known:
     /// a proxy's own address when a proxy forwards the request.
-    public var clientAddress: String?
+    public var clientAddress: String? {
+        get { peer?.text }
+        set { peer = newValue.map(PeerAddress.text) }
+    }
+    /// The address as the connection holds it, written out only when asked for.
+    var peer: PeerAddress?
     /// Set when the server reads the request again on its own (a live stream
     /// checking its visitor at each heartbeat): not the visitor's activity.
     public var isRecheck = false

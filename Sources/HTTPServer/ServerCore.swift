@@ -132,7 +132,7 @@ final class ServerCore: Sendable {
         var request: Request
         do {
             request = try Request(method: state.method, target: state.target, headers: state.headers, body: state.body)
-            request.clientAddress = PeerAddress.of(socket: state.socket)
+            request.peer = PeerAddress(of: connection)
         } catch {
             return queue(error.response(), on: connection, state)
         }

@@ -134,6 +134,9 @@ public enum Hex {
         return bytes
     }
 
+    /// Whether `byte` is a hexadecimal digit, of either case.
+    static func isDigit(_ byte: UInt8) -> Bool { value(byte) != nil }
+
     private static func value(_ digit: UInt8) -> UInt8? {
         switch digit {
         case UInt8(ascii: "0")...UInt8(ascii: "9"): digit - UInt8(ascii: "0")

@@ -17,6 +17,19 @@ private func command(_ arguments: [String], on location: DatabaseLocation, input
 
 @Suite("API tokens and users from the command line", .timeLimit(.minutes(1)))
 struct TokenAndUserTests {
+    @Test("A token has the form of 64 hex digits; anything else is refused before it is hashed")
+    func tokenForm() {
+        let token = SecretToken.generate()
+        #expect(SecretToken.isWellFormed(token))
+        #expect(SecretToken.isWellFormed(token.uppercased()))
+        for bad in [
+            "", String(token.dropLast()), token + "0", String(token.dropLast()) + "g", String(token.dropLast()) + " ",
+            String(token.dropLast(2)) + "é", String(repeating: "z", count: 64),
+        ] {
+            #expect(!SecretToken.isWellFormed(bad), "\(bad.debugDescription)")
+        }
+    }
+
     @Test("A token made by `token create` reads the API as its user until `token revoke`; it is stored only as a hash", arguments: Engine.sql)
     func tokens(engine: Engine) async throws {
         try await TestDatabase.withData(engine) { data, location in

@@ -29,6 +29,23 @@ import Testing
         }
     }
 
+    @Test("A handler sees the client's address as text, an IPv4 client of a dual-stack listener as a.b.c.d", arguments: ["127.0.0.1", "::"])
+    func clientAddress(host: String) async throws {
+        var router = Router(logger: LogCollector().logger)
+        router.getImmediately("/whoami") { request in request.clientAddress ?? "unknown" }
+        router.get("/whoami-later") { request in request.clientAddress ?? "unknown" }
+        var configuration = ServerConfiguration.forTests()
+        configuration.host = host
+        try await withLiveServer(router, configuration: configuration) { server in
+            let port = server.port
+            let answers = try await onOwnThread {
+                let client = try RawHTTPClient(port: port)
+                return [try client.request("/whoami").text, try client.request("/whoami-later").text]
+            }
+            #expect(answers == ["127.0.0.1", "127.0.0.1"])
+        }
+    }
+
     @Test("A router answers by its route found once: an async route, an immediate one, and none")
     func routerReplies() async throws {
         var router = Router(logger: LogCollector().logger)

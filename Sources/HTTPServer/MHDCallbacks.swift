@@ -33,6 +33,12 @@ enum MHDCallbacks {
         core.complete(Unmanaged<RequestState>.fromOpaque(pointer).takeRetainedValue(), termination)
     }
 
+    /// A connection accepted while the server stops is closed at once.
+    static let acceptUnlessStopping: MHD_AcceptPolicyCallback = { cls, _, _ in
+        guard let cls else { return .NO }
+        return Unmanaged<ServerCore>.fromOpaque(cls).takeUnretainedValue().isStopping.load(ordering: .relaxed) ? .NO : .YES
+    }
+
     /// A connection opened or is about to close: the registry follows it.
     static let connectionChanged: MHD_NotifyConnectionCallback = { cls, connection, _, change in
         guard let cls, let connection else { return }

@@ -64,6 +64,7 @@ public final class Server: Sendable {
         let started = options.withUnsafeBufferPointer { items in
             sectional_start_daemon(
                 UInt32(flags), socket.descriptor,
+                MHDCallbacks.acceptUnlessStopping, reference.toOpaque(),
                 MHDCallbacks.access, reference.toOpaque(),
                 MHDCallbacks.requestStarted, reference.toOpaque(),
                 MHDCallbacks.completed, reference.toOpaque(),
@@ -100,7 +101,7 @@ public final class Server: Sendable {
         daemon.withLock { daemon in daemon.map { Int(sectional_daemon_connection_count($0.pointer)) } ?? 0 }
     }
 
-    /// Stops gracefully: accepts no new connection, closes at once those not
+    /// Stops gracefully: closes each new connection as it comes, closes at once those not
     /// in the middle of a request, lets requests in flight finish within the
     /// configuration's grace period, answers any still waiting with 503,
     /// then closes every connection. Safe to call twice.
@@ -109,7 +110,10 @@ public final class Server: Sendable {
         guard let handle = daemon.withLock({ $0 }) else { return }
         core.isStopping.store(true, ordering: .relaxed)
         core.connections.stopSweeping()
-        let listener = MHD_quiesce_daemon(handle.pointer)
+        // New connections are closed as they come (see `MHDCallbacks.acceptUnlessStopping`), not
+        // refused by `MHD_quiesce_daemon`: with a thread pool on epoll, libmicrohttpd 0.9.75 aborts
+        // the process when a worker takes the listening socket out of its epoll set at the moment
+        // quiesce does (both remove it; the second fails and panics).
         core.connections.shutDownIdle()
         let grace = core.configuration.shutdownGrace
         waitForRequestsInFlight(upTo: grace)
@@ -117,8 +121,8 @@ public final class Server: Sendable {
         // Let the 503s just queued go out before every connection closes.
         waitForRequestsInFlight(upTo: min(grace, .seconds(1)))
         daemon.withLock { $0 = nil }
+        // It closes the listening socket too.
         MHD_stop_daemon(handle.pointer)
-        if listener >= 0 { close(listener) }
         coreReference.release()
     }
 

@@ -94,7 +94,7 @@ struct SignInTests {
             let clock = ContinuousClock()
             var wrong: [Duration] = [], unknown: [Duration] = []
             var bodies: Set<String> = []
-            for attempt in 0..<3 {
+            for attempt in 0..<5 {
                 var start = clock.now
                 let a = try await browser.signIn("sam", "not-it-\(attempt)")
                 wrong.append(start.duration(to: clock.now))
@@ -107,8 +107,9 @@ struct SignInTests {
                 }
             }
             #expect(bodies.count == 1, "the two answers differ")
-            // The medians' ratio, whole durations: a hash past a second on a busy machine has more than attoseconds.
-            let ratio = wrong.sorted()[1] / unknown.sorted()[1]
+            // The fastest of each: other tests running at once only ever slow an attempt down, so the
+            // fastest is the one nearest the work itself (medians of three failed on a busy machine).
+            let ratio = wrong.min()! / unknown.min()!
             // Without the decoy an unknown name would answer about a hundred times faster; the band is for a busy machine.
             #expect(ratio > 0.25 && ratio < 4, "wrong password \(wrong), unknown name \(unknown)")
         }

@@ -143,7 +143,7 @@ struct LiveStreamTests {
         }
     }
 
-    @Test("With 1,000 streams open, closing the hub and stopping the server takes under a second")
+    @Test("With 1,000 streams open, closing the hub lets the server stop at once, not at the end of its grace period")
     func stopWithThousandStreams() async throws {
         let app = try LiveApp(hub: LiveHub(limitPerUser: 1_000, limitTotal: 1_000))
         let alex = app.browser()
@@ -151,6 +151,8 @@ struct LiveStreamTests {
         var configuration = ServerConfiguration.forTests()
         configuration.connectionLimit = 1_100
         configuration.perClientConnectionLimit = 1_100
+        // Streams that did not end would hold the stop for the whole grace period.
+        configuration.shutdownGrace = .seconds(10)
         let server = try Server.start(configuration, responder: app.router, logger: LogCollector().logger)
         let port = server.port, cookie = alex.cookie!
         let streams = try (0..<1_000).map { _ in try Stream(port: port, cookie: cookie) }
@@ -161,7 +163,8 @@ struct LiveStreamTests {
         app.hub.closeAll()
         await server.shutdown()
         let took = start.duration(to: clock.now)
-        #expect(took < .seconds(1), "stopping took \(took)")
+        // At once: milliseconds alone, about a second while the rest of the suite runs on two cores.
+        #expect(took < .seconds(4), "stopping took \(took)")
         withExtendedLifetime(streams) {}
     }
 }

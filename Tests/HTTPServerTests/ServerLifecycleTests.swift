@@ -1,3 +1,4 @@
+import Foundation
 import HTTPServer
 import SectionalTesting
 import Testing
@@ -41,6 +42,38 @@ import Testing
         #expect(RawHTTPClient.isRefused(port: port))
         #expect(server.requestsInFlight == 0)
         #expect(server.openConnections == 0)
+    }
+
+    @Test func aConnectionOpenedWhileStoppingIsClosedUnanswered() async throws {
+        let (started, startedSignal) = AsyncStream<Void>.makeStream()
+        let (release, releaseSignal) = AsyncStream<Void>.makeStream()
+        let router = Self.slowRouter(started: startedSignal) { for await _ in release { break } }
+        // The request in flight holds the stop open for as long as the test needs.
+        let server = try Server.start(.forTests(shutdownGrace: .seconds(30)), responder: router)
+        let port = server.port
+        async let answer = onOwnThread { try RawHTTPClient(port: port).request("/slow") }
+        for await _ in started { break }
+        async let stopped: Void = onOwnThread { server.stop() }
+        // Until the stop begins a newcomer is answered; from then on it is closed at once, without an
+        // answer: not left waiting in the listen queue until the stop ends.
+        let closedAtOnce = try await onOwnThread { () -> Bool in
+            for _ in 0..<200 {
+                let client = try RawHTTPClient(port: port, timeout: .seconds(5))
+                do {
+                    _ = try client.request("/hello")
+                } catch RawHTTPClient.Failure.closedByServer(afterBytes: 0) {
+                    return true
+                }
+                Thread.sleep(forTimeInterval: 0.01)
+            }
+            return false
+        }
+        #expect(closedAtOnce)
+        releaseSignal.yield()
+        releaseSignal.finish()
+        #expect(try await answer.text == "done", "the request in flight still finishes")
+        try await stopped
+        #expect(RawHTTPClient.isRefused(port: port))
     }
 
     @Test func requestOutlastingTheGraceIsAnswered503() async throws {

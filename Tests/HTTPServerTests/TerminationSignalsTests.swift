@@ -20,6 +20,7 @@ struct TerminationSignalsTests {
         sigemptyset(&action.sa_mask)
         sigaction(SIGUSR1, &action, nil)
         let waiter = Mutex<pthread_t?>(nil)
+        let sent = Atomic<Bool>(false)
         async let outcome = onOwnThread { () -> (signal: Int32?, waited: Duration) in
             // This thread takes SIGUSR1 (test threads may start with signals blocked).
             var usr1 = sigset_t()
@@ -30,11 +31,19 @@ struct TerminationSignalsTests {
             let clock = ContinuousClock()
             let start = clock.now
             let received = TerminationSignals.wait(timeout: 0.4)
-            return (received, start.duration(to: clock.now))
+            let waited = start.duration(to: clock.now)
+            // The thread lives until the signal is sent: signalling a thread that has ended
+            // reads freed memory (it crashed the test process on a busy machine).
+            while !sent.load(ordering: .acquiring) { usleep(1_000) }
+            return (received, waited)
         }
-        while waiter.withLock({ $0 }) == nil { try await Task.sleep(for: .milliseconds(5)) }
-        try await Task.sleep(for: .milliseconds(50))
-        pthread_kill(try #require(waiter.withLock { $0 }), SIGUSR1)
+        // Sent from a thread of its own: on two busy cores a task's sleep can outlast the whole wait.
+        try await onOwnThread {
+            while waiter.withLock({ $0 }) == nil { usleep(1_000) }
+            usleep(50_000)
+            pthread_kill(waiter.withLock { $0 }!, SIGUSR1)
+            sent.store(true, ordering: .releasing)
+        }
         let (received, waited) = try await outcome
         #expect(received == nil, "no SIGTERM or SIGINT came")
         #expect(waited >= .milliseconds(390), "waited \(waited) of 400 ms")

@@ -14,6 +14,11 @@ public struct ServerTiming: Sendable {
     /// No entries yet.
     public init() {}
 
+    /// Makes room for `count` entries in all, so that adding them allocates once.
+    public mutating func reserveCapacity(_ count: Int) {
+        entries.reserveCapacity(count)
+    }
+
     /// Adds an entry; `name` must be a token (letters, digits, `-`, `_`, `.`).
     public mutating func add(_ name: String, _ duration: Duration) {
         entries.append((name, duration))

@@ -67,6 +67,7 @@ struct PageRoutes<Page: ComposedPage>: Sendable {
         let report = await document.renderWhole(loading: site.settings.loadOptions, into: &html)
         log(report)
         var timing = ServerTiming()
+        timing.reserveCapacity(report.outcomes.count + document.page.cardRenderTimes.count)
         for outcome in report.outcomes { timing.add("load-" + outcome.id.rawValue, outcome.duration) }
         for card in document.page.cardRenderTimes { timing.add("render-" + card.id.rawValue, card.duration) }
         var response = site.html(html)

@@ -44,6 +44,14 @@ extension SectionController {
         await loadTree(LoadOptions(timeout: timeout, clock: clock, intercept: intercept), onProgress: onProgress)
     }
 
+    /// The outcomes of every load, in order, in one allocation (`compactMap` grows its array as it goes).
+    private static func delivered(_ outcomes: [LoadReport.Outcome?]) -> [LoadReport.Outcome] {
+        var delivered: [LoadReport.Outcome] = []
+        delivered.reserveCapacity(outcomes.count)
+        for case let outcome? in outcomes { delivered.append(outcome) }
+        return delivered
+    }
+
     private enum Event: Sendable {
         case finished(index: Int, Result<any Sendable, any Error>, Duration)
         case deadline(Duration)
@@ -74,7 +82,7 @@ extension SectionController {
         }
         guard !waiting.isEmpty else {
             onProgress()
-            return outcomes.compactMap { $0 }
+            return Self.delivered(outcomes)
         }
         let deadlines = pending.map { $0.controller.loadTimeout ?? options.timeout }
         let operations = waiting.map { index in
@@ -130,7 +138,7 @@ extension SectionController {
             group.cancelAll()
             if !someWait { onProgress() }
         }
-        return outcomes.compactMap { $0 }
+        return Self.delivered(outcomes)
     }
 
     /// Hands a load's model to its controller, or marks it failed; its outcome.

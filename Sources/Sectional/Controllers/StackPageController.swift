@@ -73,6 +73,7 @@ open class StackPageController: SectionController {
     /// Times each card of the renders that follow, from none so far.
     func startTimingCards() {
         cardRenderTimes = []
+        cardRenderTimes.reserveCapacity(children.count)
         timesCards = true
     }
 

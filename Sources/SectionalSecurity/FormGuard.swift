@@ -135,7 +135,12 @@ public enum Hex {
     }
 
     /// Whether `byte` is a hexadecimal digit, of either case.
-    static func isDigit(_ byte: UInt8) -> Bool { value(byte) != nil }
+    static func isDigit(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "a")...UInt8(ascii: "f"), UInt8(ascii: "A")...UInt8(ascii: "F"): true
+        default: false
+        }
+    }
 
     private static func value(_ digit: UInt8) -> UInt8? {
         switch digit {

@@ -18,7 +18,9 @@ public enum SecretToken {
 
     /// Whether `text` has a token's form; anything else is refused unhashed.
     public static func isWellFormed(_ text: String) -> Bool {
-        // Checked in place: this runs on every signed-in request, and decoding made two arrays.
-        text.utf8.count == 64 && text.utf8.allSatisfy(Hex.isDigit)
+        // Checked in place, on the bytes: this runs on every signed-in request (decoding made two
+        // arrays; walking the UTF-8 view cost 40 instructions a byte).
+        var text = text
+        return text.withUTF8 { bytes in bytes.count == 64 && bytes.allSatisfy(Hex.isDigit) }
     }
 }

@@ -36,10 +36,17 @@ public struct HTTPHeaders: Sendable, Sequence, ExpressibleByDictionaryLiteral {
 
 extension String {
     func equalsIgnoringASCIICase(_ other: String) -> Bool {
-        let a = utf8, b = other.utf8
-        guard a.count == b.count else { return false }
-        return zip(a, b).allSatisfy { x, y in
-            x == y || (x | 0x20 == y | 0x20 && (x | 0x20) >= UInt8(ascii: "a") && (x | 0x20) <= UInt8(ascii: "z"))
+        guard utf8.count == other.utf8.count else { return false }
+        // On the bytes: zipping the two UTF-8 views cost ~30 instructions a byte, for every header looked up.
+        var a = self, b = other
+        return a.withUTF8 { a in
+            b.withUTF8 { b in
+                for index in 0..<a.count where a[index] != b[index] {
+                    let lower = a[index] | 0x20
+                    guard lower == b[index] | 0x20, lower >= UInt8(ascii: "a"), lower <= UInt8(ascii: "z") else { return false }
+                }
+                return true
+            }
         }
     }
 }

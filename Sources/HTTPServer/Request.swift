@@ -37,8 +37,12 @@ public struct Request: Sendable {
     /// Parses a request target as sent on the request line, e.g. `/feed?add=checkup`.
     /// - Throws: a 400 `HTTPError` when the path or query is malformed.
     public init(method: HTTPMethod, target: String, headers: HTTPHeaders = [:], body: [UInt8] = []) throws(HTTPError) {
-        // Found among the bytes: a search by Character walks grapheme by grapheme.
-        let questionMark = target.utf8.firstIndex(of: UInt8(ascii: "?"))
+        // Found among the bytes: a search by Character walks grapheme by grapheme, one through the
+        // UTF-8 view index by index.
+        let questionMark =
+            target.utf8.withContiguousStorageIfAvailable { $0.firstIndex(of: UInt8(ascii: "?")) }.map { offset in
+                offset.map { target.utf8.index(target.utf8.startIndex, offsetBy: $0) }
+            } ?? target.utf8.firstIndex(of: UInt8(ascii: "?"))
         let rawPath = target[..<(questionMark ?? target.endIndex)]
         guard rawPath.hasPrefix("/"), let path = PercentDecoding.decode(rawPath, plusIsSpace: false) else {
             throw HTTPError(.badRequest, "The request path is malformed.")

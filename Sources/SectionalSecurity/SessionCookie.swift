@@ -1,5 +1,9 @@
 import HTTPServer
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// The cookie that carries a session's token: `HttpOnly` (no script reads
 /// it), `SameSite=Lax` (no cross-site post sends it), `Path=/`, and `Secure`
 /// when the request came over HTTPS.
@@ -35,7 +39,7 @@ public struct SessionCookie: Sendable {
                     while start < end && bytes[start] == UInt8(ascii: " ") { start += 1 }
                     let valueStart = start + name.count + 1
                     if valueStart <= end, bytes[valueStart - 1] == UInt8(ascii: "="),
-                        UnsafeBufferPointer(rebasing: bytes[start..<(valueStart - 1)]).elementsEqual(name)
+                        name.isEmpty || memcmp(bytes.baseAddress! + start, name.baseAddress!, name.count) == 0
                     {
                         return String(decoding: UnsafeBufferPointer(rebasing: bytes[valueStart..<end]), as: UTF8.self)
                     }

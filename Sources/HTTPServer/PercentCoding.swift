@@ -3,7 +3,9 @@
 enum PercentDecoding {
     static func decode(_ input: Substring, plusIsSpace: Bool) -> String? {
         let utf8 = input.utf8
-        guard utf8.contains(where: { $0 == UInt8(ascii: "%") || (plusIsSpace && $0 == UInt8(ascii: "+")) }) else {
+        let isEncoded = { (byte: UInt8) in byte == UInt8(ascii: "%") || (plusIsSpace && byte == UInt8(ascii: "+")) }
+        // Most paths and values have nothing to decode; tested on the bytes, not through the UTF-8 view.
+        guard utf8.withContiguousStorageIfAvailable({ $0.contains(where: isEncoded) }) ?? utf8.contains(where: isEncoded) else {
             return String(input)
         }
         var bytes: [UInt8] = []

@@ -35,7 +35,8 @@ struct JSONWriter {
         separate()
         bytes.append(UInt8(ascii: "\""))
         bytes.append(contentsOf: UnsafeBufferPointer(start: key.utf8Start, count: key.utf8CodeUnitCount))
-        bytes.append(contentsOf: [UInt8(ascii: "\""), UInt8(ascii: ":")])
+        bytes.append(UInt8(ascii: "\""))
+        bytes.append(UInt8(ascii: ":"))
         needsComma = false
     }
 
@@ -84,9 +85,12 @@ struct JSONWriter {
         bytes.append(UInt8(ascii: "\""))
         // Ids, titles and paths have nothing to escape: appended whole, not
         // byte by byte (checked on the string's own bytes, where it has them).
-        if utf8.withContiguousStorageIfAvailable({ !$0.contains(where: needsEscaping) }) == true {
-            bytes += utf8
-        } else {
+        let appendedWhole = utf8.withContiguousStorageIfAvailable { clean in
+            guard !clean.contains(where: needsEscaping) else { return false }
+            bytes.append(contentsOf: clean)
+            return true
+        }
+        if appendedWhole != true {
             appendEscaped(utf8, to: &bytes)
         }
         bytes.append(UInt8(ascii: "\""))

@@ -53,7 +53,7 @@ public struct PageAddress: Sendable, Equatable {
         bytes.reserveCapacity(bytes.count + path.utf8.count + 64)
         build(fragment: fragment, showing: ids == base ? nil : ids) { piece in
             switch piece {
-            case .plain(let text): bytes += text.utf8
+            case .plain(let text): bytes.appendUTF8(of: text)
             case .encoded(let text): QueryEncoding.append(text, to: &bytes)
             case .separator(let first): bytes.append(first ? UInt8(ascii: "?") : UInt8(ascii: "&"))
             }
@@ -112,10 +112,12 @@ enum QueryEncoding {
     static func append(_ text: String, to bytes: inout [UInt8]) {
         // Ids and dates need no encoding: appended whole, not byte by byte
         // (checked on the string's own bytes, where it has them).
-        if text.utf8.withContiguousStorageIfAvailable({ $0.allSatisfy(isUnreserved) }) == true {
-            bytes += text.utf8
-            return
+        let appendedWhole = text.utf8.withContiguousStorageIfAvailable { utf8 in
+            guard utf8.allSatisfy(isUnreserved) else { return false }
+            bytes.append(contentsOf: utf8)
+            return true
         }
+        if appendedWhole == true { return }
         let hexDigits: StaticString = "0123456789ABCDEF"
         for byte in text.utf8 {
             if isUnreserved(byte) {
@@ -149,5 +151,13 @@ enum QueryEncoding {
         default:
             false
         }
+    }
+}
+
+extension Array where Element == UInt8 {
+    /// Appends `text`'s UTF-8 bytes in one copy: `+= text.utf8` copies through the view, and cost
+    /// a hundred instructions for a short id.
+    package mutating func appendUTF8(of text: String) {
+        if text.utf8.withContiguousStorageIfAvailable({ append(contentsOf: $0) }) == nil { append(contentsOf: text.utf8) }
     }
 }

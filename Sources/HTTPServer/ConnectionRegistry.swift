@@ -89,9 +89,11 @@ final class ConnectionRegistry: Sendable {
 
     /// The head of a request arrived; `false` when the connection was already shut down for being slow.
     func headArrived(_ socket: Int32) -> Bool {
+        // One lookup per request, not one per field: each cost ~750 instructions.
         entries.withLock { entries in
-            if entries[socket]?.shutDown == true { return false }
-            entries[socket]?.awaitingHead = false
+            guard let index = entries.index(forKey: socket) else { return true }
+            if entries.values[index].shutDown { return false }
+            entries.values[index].awaitingHead = false
             return true
         }
     }
@@ -99,9 +101,9 @@ final class ConnectionRegistry: Sendable {
     /// A request ended; a kept connection waits for its next head from now.
     func requestEnded(_ socket: Int32) {
         entries.withLock { entries in
-            guard entries[socket] != nil else { return }
-            entries[socket]?.awaitingHead = true
-            entries[socket]?.since = Self.now()
+            guard let index = entries.index(forKey: socket) else { return }
+            entries.values[index].awaitingHead = true
+            entries.values[index].since = Self.now()
         }
     }
 

@@ -15,6 +15,12 @@ import Testing
             ])
     }
 
+    @Test func emptyPairsAreSkippedAndANameAloneHasAnEmptyValue() throws {
+        // Raw characters of several bytes stay whole: the query is split on its `&` and `=` bytes.
+        let request = try Request(method: .get, target: "/search?&q=café&&flag&é=ü=1&")
+        #expect(request.query == [QueryItem("q", "café"), QueryItem("flag", ""), QueryItem("é", "ü=1")])
+    }
+
     @Test(arguments: [
         ("q=hello+world", "q", "hello world"),
         ("q=a%2Bb", "q", "a+b"),

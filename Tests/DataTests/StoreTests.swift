@@ -26,6 +26,21 @@ struct StoreTests {
         }
     }
 
+    @Test("Memory answers the feed's reads at once, with the same data; a database's reads wait", arguments: Engine.allCases)
+    func immediateReads(engine: Engine) async throws {
+        try await TestDatabase.withData(engine) { data, _ in
+            guard let immediate = data.feed.immediateReads else {
+                #expect(engine != .memory, "memory answers at once")
+                return
+            }
+            #expect(engine == .memory, "a database's reads wait for it")
+            let accounts = try await data.feed.accounts(of: alex)
+            let alerts = try await data.feed.alerts(of: sam)
+            #expect(try immediate.accounts(of: alex) == accounts)
+            #expect(try immediate.alerts(of: sam) == alerts)
+        }
+    }
+
     @Test("Day data is the seed's inside its years and nothing outside them", arguments: Engine.allCases)
     func dayData(engine: Engine) async throws {
         let memory = MemoryStore()

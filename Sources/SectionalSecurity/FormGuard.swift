@@ -36,7 +36,7 @@ public struct FormGuard: Sendable {
 
     /// The token of the form posting to `action` for `subject`, as hex.
     public func token(for action: String, subject: String) -> String {
-        Hex.encode(mac(of: subject, action))
+        mac(of: subject, action) { Hex.encode($0) }
     }
 
     /// Refuses a `POST` that another site sent, or whose token is missing or
@@ -49,8 +49,7 @@ public struct FormGuard: Sendable {
         else {
             throw HTTPError(.forbidden, "The form has no valid token; reload the page and try again.")
         }
-        let expected = mac(of: subject, action)
-        guard sodium_memcmp(bytes, expected, expected.count) == 0 else {
+        guard mac(of: subject, action, { sodium_memcmp(bytes, $0.baseAddress, $0.count) == 0 }) else {
             throw HTTPError(.forbidden, "The form's token is not for this form; reload the page and try again.")
         }
     }
@@ -74,26 +73,28 @@ public struct FormGuard: Sendable {
     }
 
     /// The MAC of `form`, NUL, `subject`, NUL, `action`: hashed in parts, so
-    /// that a page's tokens need no message built for each.
-    private func mac(of subject: String, _ action: String) -> [UInt8] {
-        var out = [UInt8](repeating: 0, count: Self.length)
-        // The state must be 64-byte aligned (CRYPTO_ALIGN(64) in sodium.h).
-        withUnsafeTemporaryAllocation(byteCount: crypto_generichash_statebytes(), alignment: 64) { buffer in
-            let state = OpaquePointer(buffer.baseAddress!)
-            func hash(_ text: String) {
-                var text = text
-                text.withUTF8 { bytes in _ = crypto_generichash_update(state, bytes.baseAddress, UInt64(bytes.count)) }
+    /// that a page's tokens need no message built for each; lent to `use`
+    /// from the stack (an array of its own cost more than its hex).
+    private func mac<Result>(of subject: String, _ action: String, _ use: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: Self.length) { out in
+            // The state must be 64-byte aligned (CRYPTO_ALIGN(64) in sodium.h).
+            withUnsafeTemporaryAllocation(byteCount: crypto_generichash_statebytes(), alignment: 64) { buffer in
+                let state = OpaquePointer(buffer.baseAddress!)
+                func hash(_ text: String) {
+                    var text = text
+                    text.withUTF8 { bytes in _ = crypto_generichash_update(state, bytes.baseAddress, UInt64(bytes.count)) }
+                }
+                var separator: UInt8 = 0
+                _ = crypto_generichash_init(state, key, key.count, Self.length)
+                hash("form")
+                _ = crypto_generichash_update(state, &separator, 1)
+                hash(subject)
+                _ = crypto_generichash_update(state, &separator, 1)
+                hash(action)
+                _ = crypto_generichash_final(state, out.baseAddress!, Self.length)
             }
-            var separator: UInt8 = 0
-            _ = crypto_generichash_init(state, key, key.count, Self.length)
-            hash("form")
-            _ = crypto_generichash_update(state, &separator, 1)
-            hash(subject)
-            _ = crypto_generichash_update(state, &separator, 1)
-            hash(action)
-            _ = crypto_generichash_final(state, &out, Self.length)
+            return use(UnsafeBufferPointer(out))
         }
-        return out
     }
 }
 
@@ -109,11 +110,16 @@ enum Sodium {
 public enum Hex {
     /// Two lowercase digits a byte.
     public static func encode(_ bytes: [UInt8]) -> String {
+        bytes.withUnsafeBufferPointer(encode)
+    }
+
+    /// Two lowercase digits a byte.
+    public static func encode(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
         let digits: StaticString = "0123456789abcdef"
         return String(unsafeUninitializedCapacity: bytes.count * 2) { text in
-            for (index, byte) in bytes.enumerated() {
-                text[2 * index] = digits.utf8Start[Int(byte >> 4)]
-                text[2 * index + 1] = digits.utf8Start[Int(byte & 0xF)]
+            for index in bytes.indices {
+                text[2 * index] = digits.utf8Start[Int(bytes[index] >> 4)]
+                text[2 * index + 1] = digits.utf8Start[Int(bytes[index] & 0xF)]
             }
             return bytes.count * 2
         }

@@ -10,10 +10,11 @@ public enum SecretToken {
     /// salt is needed: the token itself is 256 random bits.
     public static func hash(_ token: String) -> String {
         Sodium.ready()
-        var out = [UInt8](repeating: 0, count: 32)
         var token = token
-        token.withUTF8 { bytes in _ = crypto_generichash(&out, out.count, bytes.baseAddress, UInt64(bytes.count), nil, 0) }
-        return Hex.encode(out)
+        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 32) { out in
+            token.withUTF8 { bytes in _ = crypto_generichash(out.baseAddress!, out.count, bytes.baseAddress, UInt64(bytes.count), nil, 0) }
+            return Hex.encode(UnsafeBufferPointer(out))
+        }
     }
 
     /// Whether `text` has a token's form; anything else is refused unhashed.

@@ -5,25 +5,33 @@ import HTTPServer
 /// browser: a `POST` must come from this site (`Sec-Fetch-Site`, `Origin`)
 /// and carry a token this server signed for that form and that user.
 ///
-/// A token is a MAC (keyed BLAKE2b, libsodium's `crypto_generichash`), under
-/// the server's secret, of the form's action and the subject (the user): it
-/// needs no storage, every replica sharing the key accepts it, and it is good
-/// for that form and user only. BLAKE2b rather than HMAC-SHA256 because a
-/// page signs a token per form: `make bench` measured the feed's three at
-/// about 42,000 instructions with HMAC-SHA256 and 4,000 with BLAKE2b.
+/// A token is a 128-bit MAC (SipHash-2-4, libsodium's
+/// `crypto_shorthash_siphashx24`), under a key derived from the server's
+/// secret, of the form's action and the subject (the user): it needs no
+/// storage, every replica sharing the secret accepts it, and it is good for
+/// that form and user only. SipHash, a PRF made for short inputs, because a
+/// page signs a token per form: a token cost about 14,000 instructions with
+/// HMAC-SHA256, 3,800 with keyed BLAKE2b (two compressions) and 550 with SipHash.
 public struct FormGuard: Sendable {
     /// The form field that carries the token.
     public static let fieldName = "token"
-    private let key: [UInt8]
+    /// SipHash's key, derived from the secret.
+    private let macKey: [UInt8]
 
-    /// How long a key and a token are, in bytes.
+    /// How long a secret is, in bytes.
     static let length = 32
+    /// How long a token is, in bytes.
+    static let tokenLength = Int(crypto_shorthash_siphashx24_BYTES)
 
     /// A guard signing with `key`, 32 bytes (`FormGuard.newKey()`).
     public init(key: [UInt8]) {
         precondition(key.count == Self.length, "a form key is 32 bytes")
         Sodium.ready()
-        self.key = key
+        // The MAC's 16-byte key is the secret's keyed BLAKE2b hash of a label, not half the secret.
+        var macKey = [UInt8](repeating: 0, count: Int(crypto_shorthash_siphashx24_KEYBYTES))
+        let label = Array("sectional form tokens".utf8)
+        _ = crypto_generichash(&macKey, macKey.count, label, UInt64(label.count), key, key.count)
+        self.macKey = macKey
     }
 
     /// 32 random bytes for a new key.
@@ -45,7 +53,7 @@ public struct FormGuard: Sendable {
     public func check(_ request: Request, fields: [QueryItem], action: String, subject: String) throws(HTTPError) {
         try Self.checkSameOrigin(request)
         guard let sent = fields.first(where: { $0.name == Self.fieldName })?.value, let bytes = Hex.decode(sent),
-            bytes.count == Self.length
+            bytes.count == Self.tokenLength
         else {
             throw HTTPError(.forbidden, "The form has no valid token; reload the page and try again.")
         }
@@ -72,30 +80,39 @@ public struct FormGuard: Sendable {
         }
     }
 
-    /// The MAC of `form`, NUL, `subject`, NUL, `action`: hashed in parts, so
-    /// that a page's tokens need no message built for each; lent to `use`
-    /// from the stack (an array of its own cost more than its hex).
+    /// The MAC of `form`, NUL, `subject`, NUL, `action`, lent to `use` from
+    /// the stack (an array of its own cost more than its hex).
     private func mac<Result>(of subject: String, _ action: String, _ use: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: Self.length) { out in
-            // The state must be 64-byte aligned (CRYPTO_ALIGN(64) in sodium.h).
-            withUnsafeTemporaryAllocation(byteCount: crypto_generichash_statebytes(), alignment: 64) { buffer in
-                let state = OpaquePointer(buffer.baseAddress!)
-                func hash(_ text: String) {
-                    var text = text
-                    text.withUTF8 { bytes in _ = crypto_generichash_update(state, bytes.baseAddress, UInt64(bytes.count)) }
+        var subject = subject
+        var action = action
+        return subject.withUTF8 { subject in
+            action.withUTF8 { action in
+                // The message in one piece (SipHash takes it whole), then the MAC, on the stack.
+                let length = Self.domain.utf8CodeUnitCount + 1 + subject.count + 1 + action.count
+                return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: length + Self.tokenLength) { buffer in
+                    var end = buffer.baseAddress!
+                    func append(_ bytes: UnsafeBufferPointer<UInt8>) {
+                        if let start = bytes.baseAddress { end.initialize(from: start, count: bytes.count) }
+                        end += bytes.count
+                    }
+                    func appendSeparator() {
+                        end.initialize(to: 0)
+                        end += 1
+                    }
+                    append(UnsafeBufferPointer(start: Self.domain.utf8Start, count: Self.domain.utf8CodeUnitCount))
+                    appendSeparator()
+                    append(subject)
+                    appendSeparator()
+                    append(action)
+                    _ = crypto_shorthash_siphashx24(end, buffer.baseAddress!, UInt64(length), macKey)
+                    return use(UnsafeBufferPointer(start: end, count: Self.tokenLength))
                 }
-                var separator: UInt8 = 0
-                _ = crypto_generichash_init(state, key, key.count, Self.length)
-                hash("form")
-                _ = crypto_generichash_update(state, &separator, 1)
-                hash(subject)
-                _ = crypto_generichash_update(state, &separator, 1)
-                hash(action)
-                _ = crypto_generichash_final(state, out.baseAddress!, Self.length)
             }
-            return use(UnsafeBufferPointer(out))
         }
     }
+
+    /// What every message starts with, so that no token is the MAC of anything else.
+    private static let domain: StaticString = "form"
 }
 
 /// libsodium must be initialised once before use; later calls are no-ops.

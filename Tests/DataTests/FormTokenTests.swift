@@ -1,0 +1,38 @@
+import HTTPServer
+import SectionalSecurity
+import Testing
+
+/// A form's token is good for its form, its user and its server's secret only.
+@Suite("Form tokens")
+struct FormTokenTests {
+    let guardian = FormGuard(key: [UInt8](repeating: 7, count: 32))
+    let post = Request(method: .post, path: "/feed/alerts/2/dismiss", headers: ["Sec-Fetch-Site": "same-origin"])
+
+    private func accepts(_ guardian: FormGuard, _ token: String, action: String = "/feed/alerts/2/dismiss", subject: String = "session-a") -> Bool {
+        (try? guardian.check(post, fields: [QueryItem("token", token)], action: action, subject: subject)) != nil
+    }
+
+    @Test func aTokenIsAcceptedForItsFormAndSubjectOnly() {
+        let token = guardian.token(for: "/feed/alerts/2/dismiss", subject: "session-a")
+        #expect(token.count == 32 && token.utf8.allSatisfy { "0123456789abcdef".utf8.contains($0) }, "128 bits, as hex")
+        #expect(token == guardian.token(for: "/feed/alerts/2/dismiss", subject: "session-a"), "the same form signs the same token")
+        #expect(accepts(guardian, token))
+        #expect(!accepts(guardian, token, action: "/feed/alerts/3/dismiss"), "another form")
+        #expect(!accepts(guardian, token, subject: "session-b"), "another user")
+        #expect(!accepts(FormGuard(key: [UInt8](repeating: 8, count: 32)), token), "another secret")
+    }
+
+    @Test func aTokenChangedOrCutIsRefused() {
+        let token = guardian.token(for: "/feed/alerts/2/dismiss", subject: "session-a")
+        let flipped = String(token.dropLast()) + (token.last == "0" ? "1" : "0")
+        for bad in [flipped, String(token.dropLast(2)), token + "00", "", "zz"] {
+            #expect(!accepts(guardian, bad), "\(bad.debugDescription)")
+        }
+    }
+
+    @Test("Where the parts of a message end is part of it: moving a byte between subject and action changes the token")
+    func partsAreSeparated() {
+        #expect(guardian.token(for: "/b", subject: "a") != guardian.token(for: "b", subject: "a/"))
+        #expect(guardian.token(for: "", subject: "x") != guardian.token(for: "x", subject: ""))
+    }
+}

@@ -62,8 +62,9 @@ public struct PageAddress: Sendable, Equatable {
 
     /// Writes the URL of the page showing `ids` into an attribute value:
     /// a page's add and remove links, without a plan or a string made for each.
-    func writeURL(showing ids: [SectionID], base: [SectionID], into html: inout HTMLWriter) {
-        build(fragment: nil, showing: ids == base ? nil : ids) { piece in
+    /// `ids` may be a lazy view (a plan's ids less one): a link needs no array of its own.
+    func writeURL(showing ids: some Collection<SectionID>, base: [SectionID], into html: inout HTMLWriter) {
+        build(fragment: nil, showing: ids.elementsEqual(base) ? nil : ids) { piece in
             switch piece {
             case .plain(let text): html.writeEscaped(text)
             case .encoded(let text): QueryEncoding.write(text, into: &html)
@@ -82,7 +83,7 @@ public struct PageAddress: Sendable, Equatable {
 
     /// Hands `write` the URL of the page, or of its `fragment`, showing
     /// `ids` (`nil`: the base layout), piece by piece.
-    private func build(fragment: SectionID?, showing ids: [SectionID]?, _ write: (Piece) -> Void) {
+    private func build(fragment: SectionID?, showing ids: (some Collection<SectionID>)?, _ write: (Piece) -> Void) {
         write(.plain(path))
         if let fragment {
             write(.plain(Self.fragmentSegment))

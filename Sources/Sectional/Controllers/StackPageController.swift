@@ -149,7 +149,7 @@ open class StackPageController: SectionController {
         html.writeRaw("</h2>")
         if let plan, let address {
             html.writeRaw(#"<a class="section-remove" href=""#)
-            address.writeURL(showing: plan.sectionIDs.filter { $0 != child.id }, base: plan.baseIDs, into: &html)
+            address.writeURL(showing: plan.sectionIDs.lazy.filter { $0 != child.id }, base: plan.baseIDs, into: &html)
             html.writeRaw(#"" data-section-action="remove" aria-label="Remove "#)
             html.writeEscaped(child.title)
             html.writeRaw(#"">Remove</a>"#)
@@ -168,7 +168,7 @@ open class StackPageController: SectionController {
         html.writeRaw(#"<nav class="section-picker" aria-label="Add sections"><h2>Add a section</h2><ul>"#)
         for id in absent {
             html.writeRaw(#"<li><a href=""#)
-            address.writeURL(showing: plan.sectionIDs + [id], base: plan.baseIDs, into: &html)
+            address.writeURL(showing: plan.sectionIDs + CollectionOfOne(id), base: plan.baseIDs, into: &html)
             html.writeRaw(#"" data-section-action="add" data-section=""#)
             html.writeEscaped(id.rawValue)
             html.writeRaw(#"">+ "#)

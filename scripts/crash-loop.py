@@ -56,7 +56,7 @@ MIN_ACKNOWLEDGED = 20
 RESTORE_SHARE = 0.25  # of the writes; the rest dismiss: alerts flip both ways, and often
 
 FORM = re.compile(r'<form\b[^>]*\baction="([^"]+)"[^>]*>(.*?)</form>', re.DOTALL)
-TOKEN = re.compile(r'<input type="hidden" name="token" value="([0-9a-f]{64})">')
+TOKEN = re.compile(r'<input type="hidden" name="token" value="([0-9a-f]+)">')
 DISMISS_ACTION = re.compile(r"/feed/alerts/(\d+)/dismiss")
 RESTORE_ACTION = "/feed/alerts/restore"
 LISTENING = re.compile(r"listening on http://127\.0\.0\.1:(\d+)/")

@@ -64,7 +64,9 @@ public struct PageAddress: Sendable, Equatable {
     /// a page's add and remove links, without a plan or a string made for each.
     /// `ids` may be a lazy view (a plan's ids less one): a link needs no array of its own.
     func writeURL(showing ids: some Collection<SectionID>, base: [SectionID], into html: inout HTMLWriter) {
-        build(fragment: nil, showing: ids.elementsEqual(base) ? nil : ids) { piece in
+        // Counted first: a link that adds or removes a section differs from the base in length.
+        let isBase = ids.count == base.count && ids.elementsEqual(base)
+        build(fragment: nil, showing: isBase ? nil : ids) { piece in
             switch piece {
             case .plain(let text): html.writeEscaped(text)
             case .encoded(let text): QueryEncoding.write(text, into: &html)
@@ -134,10 +136,12 @@ enum QueryEncoding {
     /// `text`, percent-encoded, written into an attribute value: the
     /// encoded bytes (letters, digits, `-_.~,` and `%XX`) need no escaping.
     static func write(_ text: String, into html: inout HTMLWriter) {
-        if text.utf8.withContiguousStorageIfAvailable({ $0.allSatisfy(isUnreserved) }) == true {
-            html.writeRaw(text)
-            return
+        let wroteWhole = text.utf8.withContiguousStorageIfAvailable { utf8 in
+            guard utf8.allSatisfy(isUnreserved) else { return false }
+            html.writeRaw(utf8)
+            return true
         }
+        if wroteWhole == true { return }
         var bytes: [UInt8] = []
         append(text, to: &bytes)
         bytes.withUnsafeBufferPointer { html.writeRaw($0) }

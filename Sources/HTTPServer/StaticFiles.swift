@@ -46,7 +46,8 @@ public struct StaticFiles: Sendable {
         var size: UInt64
         var modified: UInt64
         var etag: String
-        var contentType: String { MediaType.forFile(named: path) }
+        /// Found once, when the file is resolved.
+        var contentType: String
     }
 
     /// The file at `urlPath` and, when small, its bytes: from the cache while
@@ -74,7 +75,7 @@ public struct StaticFiles: Sendable {
         guard let real = Self.realPath(candidate), real.utf8.starts(with: (root + "/").utf8) else { return nil }
         guard let (size, modified) = Self.fileStatus(real) else { return nil }
         let etag = "\"" + String(size, radix: 16) + "-" + String(modified, radix: 16) + "\""
-        return ResolvedFile(path: real, size: size, modified: modified, etag: etag)
+        return ResolvedFile(path: real, size: size, modified: modified, etag: etag, contentType: MediaType.forFile(named: real))
     }
 
     /// Size and modification time (ns) of a regular file; `nil` for anything else.

@@ -1,7 +1,8 @@
 import Foundation
-import HTTPServer
 import SectionalTesting
 import Testing
+
+@testable import HTTPServer
 
 /// Static files in-process: content types, entity tags and 304, and the
 /// guarantee that nothing outside the public directory is ever served.
@@ -16,6 +17,17 @@ import Testing
 
     func response(_ target: String, method: HTTPMethod = .get, headers: HTTPHeaders = [:]) throws -> Response? {
         files.response(for: try Request(method: method, target: target, headers: headers))
+    }
+
+    @Test("A file's type is told by what follows the last dot of its name, never of a directory's")
+    func extensionOfTheLastComponent() {
+        for (path, expected) in [
+            ("/srv/Public/styles.css", "css"), ("/a/archive.tar.gz", "gz"), ("/a.b/README", ""), ("/a/file.", ""), ("css", ""),
+            ("/a/.hidden", "hidden"), ("/a/é.SVG", "SVG"),
+        ] {
+            #expect(MediaType.fileExtension(of: path) == expected, "\(path)")
+        }
+        #expect(MediaType.forFile(named: "/a.css/README") == "application/octet-stream")
     }
 
     @Test(arguments: [

@@ -7,8 +7,8 @@ final class FileCache: Sendable {
         var file: StaticFiles.ResolvedFile
         /// `nil` for a file too large to keep: it is sent from disk.
         var bytes: [UInt8]?
-        /// The 200 answer, built once; made on first use.
-        var prepared: PreparedResponse?
+        /// The 200 answer, headers and all, built once for libmicrohttpd; made on first use.
+        var answer: Response?
     }
 
     /// Larger files are sent with `sendfile` instead.
@@ -23,9 +23,9 @@ final class FileCache: Sendable {
     }
 
     /// Keeps the built answer with the entry, if the entry still describes the same file.
-    func attach(_ prepared: PreparedResponse, for urlPath: String, file: StaticFiles.ResolvedFile) {
+    func attach(_ answer: Response, for urlPath: String, file: StaticFiles.ResolvedFile) {
         entries.withLock { entries in
-            if entries[urlPath]?.file == file { entries[urlPath]?.prepared = prepared }
+            if entries[urlPath]?.file == file { entries[urlPath]?.answer = answer }
         }
     }
 

@@ -25,17 +25,17 @@ public struct StaticFiles: Sendable {
 
     /// The answer for a GET or HEAD of `request.path`, or `nil` when no such file is served.
     public func response(for request: Request) -> Response? {
-        guard let (file, bytes, prepared) = lookUp(request.path) else { return nil }
-        var headers: HTTPHeaders = ["ETag": file.etag, "Cache-Control": cacheControl]
+        guard let (file, bytes, answer) = lookUp(request.path) else { return nil }
         if let candidates = request.headers["If-None-Match"], Self.matches(candidates, etag: file.etag) {
-            return Response(status: .notModified, headers: headers)
+            return Response(status: .notModified, headers: ["ETag": file.etag, "Cache-Control": cacheControl])
         }
-        headers["Content-Type"] = file.contentType
+        // A file kept in memory is answered as it was the first time: headers, bytes and libmicrohttpd's response.
+        if let answer { return answer }
+        let headers: HTTPHeaders = ["ETag": file.etag, "Cache-Control": cacheControl, "Content-Type": file.contentType]
         var response = Response(headers: headers, body: bytes.map { .bytes($0) } ?? .file(path: file.path, size: file.size))
         if bytes != nil {
-            // Build the answer once for libmicrohttpd; later requests reuse it.
-            response.prepared = prepared ?? PreparedResponse(response)
-            if prepared == nil, let built = response.prepared { cache.attach(built, for: request.path, file: file) }
+            response.prepared = PreparedResponse(response)
+            cache.attach(response, for: request.path, file: file)
         }
         return response
     }
@@ -52,11 +52,11 @@ public struct StaticFiles: Sendable {
 
     /// The file at `urlPath` and, when small, its bytes: from the cache while
     /// the file's size and time are unchanged, else resolved and read afresh.
-    func lookUp(_ urlPath: String) -> (ResolvedFile, [UInt8]?, PreparedResponse?)? {
+    func lookUp(_ urlPath: String) -> (ResolvedFile, [UInt8]?, Response?)? {
         if let cached = cache.entry(for: urlPath), let (size, modified) = Self.fileStatus(cached.file.path),
             size == cached.file.size, modified == cached.file.modified
         {
-            return (cached.file, cached.bytes, cached.prepared)
+            return (cached.file, cached.bytes, cached.answer)
         }
         guard let file = resolve(urlPath) else { return nil }
         let bytes = file.size <= FileCache.largestCachedFile ? Self.read(file) : nil

@@ -4,10 +4,13 @@
 /// It cannot be copied (`~Copyable`): renderers take it `inout`, and the
 /// finished page is taken out once with `bytes` or `withBytes`.
 public struct HTMLWriter: ~Copyable {
-    private var base: UnsafeMutablePointer<UInt8>
-    private var capacity: Int
+    // Usable from inlined code: a literal's append is inlined into every
+    // renderer, where its length is a constant (one call fewer a tag).
+    @usableFromInline var base: UnsafeMutablePointer<UInt8>
+    @usableFromInline var capacity: Int
+    @usableFromInline var written = 0
     /// Bytes written so far.
-    public private(set) var count = 0
+    public var count: Int { written }
 
     /// An empty buffer with room for `capacity` bytes (64 at least) before it first grows.
     public init(capacity: Int = 4096) {
@@ -26,6 +29,10 @@ public struct HTMLWriter: ~Copyable {
     }
 
     /// Appends markup unescaped.
+    ///
+    /// Disfavoured, so that a literal (`writeRaw(">")`) is a `StaticString`:
+    /// copied inline at a length known when compiling, not lent by a string.
+    @_disfavoredOverload
     public mutating func writeRaw(_ markup: String) {
         // Native strings lend their bytes without a copy of the string; others are made contiguous once.
         if markup.utf8.withContiguousStorageIfAvailable({ append($0) }) == nil {
@@ -34,7 +41,8 @@ public struct HTMLWriter: ~Copyable {
         }
     }
 
-    /// Appends markup unescaped.
+    /// Appends markup unescaped: inlined where it is written.
+    @inlinable @inline(__always)
     public mutating func writeRaw(_ markup: StaticString) {
         append(UnsafeBufferPointer(start: markup.utf8Start, count: markup.utf8CodeUnitCount))
     }
@@ -170,20 +178,20 @@ public struct HTMLWriter: ~Copyable {
     }
 
     /// Always inlined: this is the hot loop of every page.
-    @inline(__always)
-    private mutating func append(_ source: UnsafeBufferPointer<UInt8>) {
+    @inlinable @inline(__always)
+    mutating func append(_ source: UnsafeBufferPointer<UInt8>) {
         guard let start = source.baseAddress else { return }
-        if count + source.count > capacity { grow(toFit: count + source.count) }
-        Self.copy(source.count, from: UnsafeRawPointer(start), to: UnsafeMutableRawPointer(base + count))
-        count += source.count
+        if written + source.count > capacity { grow(toFit: written + source.count) }
+        Self.copy(source.count, from: UnsafeRawPointer(start), to: UnsafeMutableRawPointer(base + written))
+        written += source.count
     }
 
     /// Copies `length` bytes. Up to 16 (most tags, attribute names and
     /// values) as two loads and stores that overlap in the middle, never
     /// reading or writing past either end: a call to `memcpy` cost more than
     /// the copy.
-    @inline(__always)
-    private static func copy(_ length: Int, from source: UnsafeRawPointer, to destination: UnsafeMutableRawPointer) {
+    @inlinable @inline(__always)
+    static func copy(_ length: Int, from source: UnsafeRawPointer, to destination: UnsafeMutableRawPointer) {
         @inline(__always) func copyEnds<Word: BitwiseCopyable>(_: Word.Type) {
             let size = MemoryLayout<Word>.size
             let head = source.loadUnaligned(as: Word.self)
@@ -206,7 +214,8 @@ public struct HTMLWriter: ~Copyable {
         }
     }
 
-    private mutating func grow(toFit needed: Int) {
+    @usableFromInline
+    mutating func grow(toFit needed: Int) {
         var newCapacity = capacity * 2
         while newCapacity < needed { newCapacity *= 2 }
         let grown = UnsafeMutablePointer<UInt8>.allocate(capacity: newCapacity)

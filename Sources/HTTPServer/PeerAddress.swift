@@ -6,11 +6,11 @@ import CMicroHTTPD
 
 /// Where a connection came from, kept as its bytes: most requests never ask
 /// for it as text, so it is written out (`inet_ntop`) only when asked.
-enum PeerAddress: Sendable, Equatable {
+enum PeerAddress: Sendable {
     case ipv4(in_addr_t)
     case ipv6(UInt64, UInt64)
     /// An address given as text, e.g. by a test.
-    case text(String)
+    case given(String)
 
     /// The client's address as libmicrohttpd took it from `accept`: no system call.
     init?(of connection: OpaquePointer) {
@@ -31,7 +31,7 @@ enum PeerAddress: Sendable, Equatable {
     /// `127.0.0.1`, `::1`; an IPv4 client of a dual-stack listener as `a.b.c.d`, as operators write it.
     var text: String? {
         switch self {
-        case .text(let text): return text
+        case .given(let text): return text
         case .ipv4(let address): return Self.written(AF_INET, address)
         case .ipv6(let high, let low):
             guard let address = Self.written(AF_INET6, (high, low)) else { return nil }

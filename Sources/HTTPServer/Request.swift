@@ -17,7 +17,7 @@ public struct Request: Sendable {
     /// a proxy's own address when a proxy forwards the request.
     public var clientAddress: String? {
         get { peer?.text }
-        set { peer = newValue.map(PeerAddress.text) }
+        set { peer = newValue.map(PeerAddress.given) }
     }
     /// The address as the connection holds it, written out only when asked for.
     var peer: PeerAddress?
@@ -39,10 +39,8 @@ public struct Request: Sendable {
     public init(method: HTTPMethod, target: String, headers: HTTPHeaders = [:], body: [UInt8] = []) throws(HTTPError) {
         // Found among the bytes: a search by Character walks grapheme by grapheme, one through the
         // UTF-8 view index by index.
-        let questionMark =
-            target.utf8.withContiguousStorageIfAvailable { $0.firstIndex(of: UInt8(ascii: "?")) }.map { offset in
-                offset.map { target.utf8.index(target.utf8.startIndex, offsetBy: $0) }
-            } ?? target.utf8.firstIndex(of: UInt8(ascii: "?"))
+        var bytes = target
+        let questionMark = bytes.withUTF8 { $0.firstIndex(of: UInt8(ascii: "?")) }.map { target.utf8.index(target.utf8.startIndex, offsetBy: $0) }
         let rawPath = target[..<(questionMark ?? target.endIndex)]
         guard rawPath.hasPrefix("/"), let path = PercentDecoding.decode(rawPath, plusIsSpace: false) else {
             throw HTTPError(.badRequest, "The request path is malformed.")

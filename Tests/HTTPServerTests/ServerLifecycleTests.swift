@@ -18,6 +18,13 @@ import Testing
         return router
     }
 
+    /// `/slow` held until `release` is yielded: a request in flight for as long as a test needs.
+    static func heldRouter() -> (router: Router, started: AsyncStream<Void>, release: AsyncStream<Void>.Continuation) {
+        let (started, startedSignal) = AsyncStream<Void>.makeStream()
+        let (release, releaseSignal) = AsyncStream<Void>.makeStream()
+        return (slowRouter(started: startedSignal) { for await _ in release { break } }, started, releaseSignal)
+    }
+
     @Test func stopLetsARequestInFlightFinishThenRefusesConnections() async throws {
         let (started, startedSignal) = AsyncStream<Void>.makeStream()
         let router = Self.slowRouter(started: startedSignal) { try await Task.sleep(for: .milliseconds(300)) }
@@ -45,9 +52,7 @@ import Testing
     }
 
     @Test func aConnectionOpenedWhileStoppingIsClosedUnanswered() async throws {
-        let (started, startedSignal) = AsyncStream<Void>.makeStream()
-        let (release, releaseSignal) = AsyncStream<Void>.makeStream()
-        let router = Self.slowRouter(started: startedSignal) { for await _ in release { break } }
+        let (router, started, releaseSignal) = Self.heldRouter()
         // The request in flight holds the stop open for as long as the test needs.
         let server = try Server.start(.forTests(shutdownGrace: .seconds(30)), responder: router)
         let port = server.port
@@ -77,9 +82,7 @@ import Testing
     }
 
     @Test func requestOutlastingTheGraceIsAnswered503() async throws {
-        let (started, startedSignal) = AsyncStream<Void>.makeStream()
-        let (release, releaseSignal) = AsyncStream<Void>.makeStream()
-        let router = Self.slowRouter(started: startedSignal) { for await _ in release { break } }
+        let (router, started, releaseSignal) = Self.heldRouter()
         let server = try Server.start(.forTests(shutdownGrace: .seconds(1)), responder: router)
         let port = server.port
 

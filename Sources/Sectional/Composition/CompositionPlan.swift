@@ -74,8 +74,6 @@ public struct CompositionPlan: Sendable, Equatable {
         self.init(catalog: catalog, sectionIDs: shown, baseIDs: base, layout: layout)
     }
 
-    /// Plans are equal when they show the same sections from the same base;
-    /// where the list came from (`layout`) does not change what is shown.
     /// The ids of a comma-separated list, each trimmed of spaces, empty ones skipped. Read on
     /// the bytes (`,` and ` ` are ASCII, never part of a longer character): split by
     /// `Character`, a list of five cost 30,000 instructions.
@@ -100,6 +98,8 @@ public struct CompositionPlan: Sendable, Equatable {
         }
     }
 
+    /// Plans are equal when they show the same sections from the same base;
+    /// where the list came from (`layout`) does not change what is shown.
     public static func == (lhs: CompositionPlan, rhs: CompositionPlan) -> Bool {
         lhs.catalog == rhs.catalog && lhs.sectionIDs == rhs.sectionIDs && lhs.baseIDs == rhs.baseIDs
     }

@@ -162,7 +162,7 @@ enum QueryEncoding {
 extension Array where Element == UInt8 {
     /// Appends `text`'s UTF-8 bytes in one copy: `+= text.utf8` copies through the view, and cost
     /// a hundred instructions for a short id.
-    package mutating func appendUTF8(of text: String) {
+    fileprivate mutating func appendUTF8(of text: String) {
         if text.utf8.withContiguousStorageIfAvailable({ append(contentsOf: $0) }) == nil { append(contentsOf: text.utf8) }
     }
 }

@@ -87,7 +87,7 @@ private final class JSONNode {
             if index > 0 { bytes.append(UInt8(ascii: ",")) }
             Self.newLine(into: &bytes, indent: inner)
             if let key = entry.key {
-                JSONWriter.appendString(key.utf8, to: &bytes)
+                bytes += JSONWriter.quoted(key)
                 bytes += indent == nil ? [UInt8(ascii: ":")] : Array(" : ".utf8)
             }
             entry.node.write(into: &bytes, indent: inner)
@@ -110,9 +110,7 @@ private enum Scalar {
     static let null = Array("null".utf8)
     static func bool(_ value: Bool) -> [UInt8] { Array((value ? "true" : "false").utf8) }
     static func string(_ value: String) -> [UInt8] {
-        var bytes: [UInt8] = []
-        JSONWriter.appendString(value.utf8, to: &bytes)
-        return bytes
+        JSONWriter.quoted(value)
     }
     static func integer(_ value: some BinaryInteger) -> [UInt8] { Array(String(value).utf8) }
 

@@ -33,40 +33,44 @@ public struct PageAddress: Sendable, Equatable {
 
     /// The page's URL showing `plan`.
     public func url(for plan: CompositionPlan) -> String {
-        var url: [UInt8] = []
+        var url = ByteWriter(capacity: 128)
         appendURL(showing: plan.sectionIDs, base: plan.baseIDs, to: &url)
-        return String(decoding: url, as: UTF8.self)
+        return url.withBytes { String(decoding: $0, as: UTF8.self) }
     }
 
     /// The URL of one section's fragment, e.g. `/feed/sections/alerts?sections=alerts`.
     public func fragmentURL(of id: SectionID, in plan: CompositionPlan) -> String {
-        var url: [UInt8] = []
+        var url = ByteWriter(capacity: 128)
         appendURL(showing: plan.sectionIDs, base: plan.baseIDs, fragment: id, to: &url)
-        return String(decoding: url, as: UTF8.self)
+        return url.withBytes { String(decoding: $0, as: UTF8.self) }
     }
 
     /// Appends the URL of the page showing `ids` to `bytes`, with no
     /// `sections` item when `ids` is `base`; with `fragment`, the URL of
     /// that section's fragment. For writers of other formats (the JSON
-    /// description), with no string made per URL.
-    public func appendURL(showing ids: [SectionID], base: [SectionID], fragment: SectionID? = nil, to bytes: inout [UInt8]) {
-        bytes.reserveCapacity(bytes.count + path.utf8.count + 64)
-        build(fragment: fragment, showing: ids == base ? nil : ids) { piece in
+    /// description), with no string made per URL. `ids` may be a lazy view
+    /// (a plan's ids less one, or with one more).
+    public func appendURL(showing ids: some Collection<SectionID>, base: [SectionID], fragment: SectionID? = nil, to bytes: inout ByteWriter) {
+        build(fragment: fragment, showing: Self.isBase(ids, base) ? nil : ids) { piece in
             switch piece {
-            case .plain(let text): bytes.appendUTF8(of: text)
+            case .plain(let text): bytes.append(text)
             case .encoded(let text): QueryEncoding.append(text, to: &bytes)
-            case .separator(let first): bytes.append(first ? UInt8(ascii: "?") : UInt8(ascii: "&"))
+            case .separator(let first): bytes.append(byte: first ? UInt8(ascii: "?") : UInt8(ascii: "&"))
             }
         }
+    }
+
+    /// Whether `ids` is the base layout. Counted first: a link that adds or
+    /// removes a section differs from the base in length.
+    private static func isBase(_ ids: some Collection<SectionID>, _ base: [SectionID]) -> Bool {
+        ids.count == base.count && ids.elementsEqual(base)
     }
 
     /// Writes the URL of the page showing `ids` into an attribute value:
     /// a page's add and remove links, without a plan or a string made for each.
     /// `ids` may be a lazy view (a plan's ids less one): a link needs no array of its own.
     func writeURL(showing ids: some Collection<SectionID>, base: [SectionID], into html: inout HTMLWriter) {
-        // Counted first: a link that adds or removes a section differs from the base in length.
-        let isBase = ids.count == base.count && ids.elementsEqual(base)
-        build(fragment: nil, showing: isBase ? nil : ids) { piece in
+        build(fragment: nil, showing: Self.isBase(ids, base) ? nil : ids) { piece in
             switch piece {
             case .plain(let text): html.writeEscaped(text)
             case .encoded(let text): QueryEncoding.write(text, into: &html)
@@ -112,23 +116,23 @@ public struct PageAddress: Sendable, Equatable {
 /// Percent-encoding for query names and values; `,` stays readable.
 enum QueryEncoding {
     /// `text`, percent-encoded, appended to `bytes`.
-    static func append(_ text: String, to bytes: inout [UInt8]) {
+    static func append(_ text: String, to bytes: inout ByteWriter) {
         // Ids and dates need no encoding: appended whole, not byte by byte
         // (checked on the string's own bytes, where it has them).
         let appendedWhole = text.utf8.withContiguousStorageIfAvailable { utf8 in
             guard utf8.allSatisfy(isUnreserved) else { return false }
-            bytes.append(contentsOf: utf8)
+            bytes.append(utf8)
             return true
         }
         if appendedWhole == true { return }
         let hexDigits: StaticString = "0123456789ABCDEF"
         for byte in text.utf8 {
             if isUnreserved(byte) {
-                bytes.append(byte)
+                bytes.append(byte: byte)
             } else {
-                bytes.append(UInt8(ascii: "%"))
-                bytes.append(hexDigits.utf8Start[Int(byte >> 4)])
-                bytes.append(hexDigits.utf8Start[Int(byte & 0xF)])
+                bytes.append(byte: UInt8(ascii: "%"))
+                bytes.append(byte: hexDigits.utf8Start[Int(byte >> 4)])
+                bytes.append(byte: hexDigits.utf8Start[Int(byte & 0xF)])
             }
         }
     }
@@ -136,15 +140,7 @@ enum QueryEncoding {
     /// `text`, percent-encoded, written into an attribute value: the
     /// encoded bytes (letters, digits, `-_.~,` and `%XX`) need no escaping.
     static func write(_ text: String, into html: inout HTMLWriter) {
-        let wroteWhole = text.utf8.withContiguousStorageIfAvailable { utf8 in
-            guard utf8.allSatisfy(isUnreserved) else { return false }
-            html.writeRaw(utf8)
-            return true
-        }
-        if wroteWhole == true { return }
-        var bytes: [UInt8] = []
-        append(text, to: &bytes)
-        bytes.withUnsafeBufferPointer { html.writeRaw($0) }
+        append(text, to: &html.output)
     }
 
     private static func isUnreserved(_ byte: UInt8) -> Bool {
@@ -156,13 +152,5 @@ enum QueryEncoding {
         default:
             false
         }
-    }
-}
-
-extension Array where Element == UInt8 {
-    /// Appends `text`'s UTF-8 bytes in one copy: `+= text.utf8` copies through the view, and cost
-    /// a hundred instructions for a short id.
-    fileprivate mutating func appendUTF8(of text: String) {
-        if text.utf8.withContiguousStorageIfAvailable({ append(contentsOf: $0) }) == nil { append(contentsOf: text.utf8) }
     }
 }

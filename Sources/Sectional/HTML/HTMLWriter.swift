@@ -1,31 +1,26 @@
-/// The buffer HTML renders into: UTF-8 bytes appended with one bounds check
-/// and a copy each, the hot loop of every page.
+/// What HTML renders into: markup appended as it is and text escaped, into
+/// a `ByteWriter`; the hot loop of every page.
 ///
 /// It cannot be copied (`~Copyable`): renderers take it `inout`, and the
 /// finished page is taken out once with `bytes` or `withBytes`.
 public struct HTMLWriter: ~Copyable {
-    // Usable from inlined code: a literal's append is inlined into every
-    // renderer, where its length is a constant (one call fewer a tag).
-    @usableFromInline var base: UnsafeMutablePointer<UInt8>
-    @usableFromInline var capacity: Int
-    @usableFromInline var written = 0
+    /// The bytes written. Usable from inlined code: a literal's append is
+    /// inlined into every renderer, where its length is a constant (one call fewer a tag).
+    @usableFromInline var output: ByteWriter
     /// Bytes written so far.
-    public var count: Int { written }
+    public var count: Int { output.count }
 
     /// An empty buffer with room for `capacity` bytes (64 at least) before it first grows.
     public init(capacity: Int = 4096) {
-        self.capacity = max(capacity, 64)
-        base = .allocate(capacity: self.capacity)
+        output = ByteWriter(capacity: capacity)
     }
 
-    deinit { base.deallocate() }
-
     /// A copy of the bytes written.
-    public var bytes: [UInt8] { Array(UnsafeBufferPointer(start: base, count: count)) }
+    public var bytes: [UInt8] { output.bytes }
 
     /// Lends the bytes written, without copying them.
     public func withBytes<Result>(_ body: (UnsafeBufferPointer<UInt8>) throws -> Result) rethrows -> Result {
-        try body(UnsafeBufferPointer(start: base, count: count))
+        try output.withBytes(body)
     }
 
     /// Appends markup unescaped.
@@ -34,45 +29,25 @@ public struct HTMLWriter: ~Copyable {
     /// copied inline at a length known when compiling, not lent by a string.
     @_disfavoredOverload
     public mutating func writeRaw(_ markup: String) {
-        // Native strings lend their bytes without a copy of the string; others are made contiguous once.
-        if markup.utf8.withContiguousStorageIfAvailable({ append($0) }) == nil {
-            var markup = markup
-            markup.withUTF8 { append($0) }
-        }
+        output.append(markup)
     }
 
     /// Appends markup unescaped: inlined where it is written.
     @inlinable @inline(__always)
     public mutating func writeRaw(_ markup: StaticString) {
-        append(UnsafeBufferPointer(start: markup.utf8Start, count: markup.utf8CodeUnitCount))
+        output.append(markup)
     }
 
     /// Appends an integer in decimal, e.g. `-42`: numbers need no escaping,
     /// nor a string made first.
     public mutating func writeDecimal(_ number: Int) {
-        if number < 0 { writeRaw("-") }
-        writeDecimal(number.magnitude, groupingBy: "")
+        output.appendDecimal(number)
     }
 
     /// Appends a number in decimal with `separator` between groups of three
     /// digits, e.g. `12,500` (none with `""`): amounts written straight into the page.
     public mutating func writeDecimal(_ number: UInt, groupingBy separator: StaticString) {
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20 + 6 * separator.utf8CodeUnitCount) { buffer in
-            var start = buffer.count
-            var rest = number
-            var digits = 0
-            repeat {
-                if digits > 0 && digits % 3 == 0 {
-                    start -= separator.utf8CodeUnitCount
-                    for index in 0..<separator.utf8CodeUnitCount { buffer[start + index] = separator.utf8Start[index] }
-                }
-                start -= 1
-                buffer[start] = UInt8(ascii: "0") + UInt8(rest % 10)
-                rest /= 10
-                digits += 1
-            } while rest > 0
-            append(UnsafeBufferPointer(rebasing: buffer[start...]))
-        }
+        output.appendDecimal(number, groupingBy: separator)
     }
 
     /// Appends text with `& < > " '` escaped: safe in element content and in
@@ -180,48 +155,6 @@ public struct HTMLWriter: ~Copyable {
     /// Always inlined: this is the hot loop of every page.
     @inlinable @inline(__always)
     mutating func append(_ source: UnsafeBufferPointer<UInt8>) {
-        guard let start = source.baseAddress else { return }
-        if written + source.count > capacity { grow(toFit: written + source.count) }
-        Self.copy(source.count, from: UnsafeRawPointer(start), to: UnsafeMutableRawPointer(base + written))
-        written += source.count
-    }
-
-    /// Copies `length` bytes. Up to 16 (most tags, attribute names and
-    /// values) as two loads and stores that overlap in the middle, never
-    /// reading or writing past either end: a call to `memcpy` cost more than
-    /// the copy.
-    @inlinable @inline(__always)
-    static func copy(_ length: Int, from source: UnsafeRawPointer, to destination: UnsafeMutableRawPointer) {
-        @inline(__always) func copyEnds<Word: BitwiseCopyable>(_: Word.Type) {
-            let size = MemoryLayout<Word>.size
-            let head = source.loadUnaligned(as: Word.self)
-            let tail = source.loadUnaligned(fromByteOffset: length - size, as: Word.self)
-            destination.storeBytes(of: head, as: Word.self)
-            destination.storeBytes(of: tail, toByteOffset: length - size, as: Word.self)
-        }
-        switch length {
-        case 0: return
-        case 1...3:
-            let first = source.load(as: UInt8.self)
-            let middle = source.load(fromByteOffset: length / 2, as: UInt8.self)
-            let last = source.load(fromByteOffset: length - 1, as: UInt8.self)
-            destination.storeBytes(of: first, as: UInt8.self)
-            destination.storeBytes(of: middle, toByteOffset: length / 2, as: UInt8.self)
-            destination.storeBytes(of: last, toByteOffset: length - 1, as: UInt8.self)
-        case 4...7: copyEnds(UInt32.self)
-        case 8...16: copyEnds(UInt64.self)
-        default: destination.copyMemory(from: source, byteCount: length)
-        }
-    }
-
-    @usableFromInline
-    mutating func grow(toFit needed: Int) {
-        var newCapacity = capacity * 2
-        while newCapacity < needed { newCapacity *= 2 }
-        let grown = UnsafeMutablePointer<UInt8>.allocate(capacity: newCapacity)
-        grown.update(from: base, count: count)
-        base.deallocate()
-        base = grown
-        capacity = newCapacity
+        output.append(source)
     }
 }

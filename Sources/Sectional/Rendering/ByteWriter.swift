@@ -1,0 +1,141 @@
+/// A growable buffer of bytes appended with one bounds check and a copy
+/// each: what pages (through `HTMLWriter`) and JSON answers are written into.
+///
+/// It cannot be copied (`~Copyable`): writers take it `inout`, and the
+/// finished bytes are taken out once with `bytes` or `withBytes`. An
+/// `Array`'s append costs about a hundred instructions a call (uniqueness,
+/// capacity and a generic copy); this one costs a few.
+public struct ByteWriter: ~Copyable {
+    // Usable from inlined code: a literal's append is inlined where it is
+    // written, at a length known when compiling.
+    @usableFromInline var base: UnsafeMutablePointer<UInt8>
+    @usableFromInline var capacity: Int
+    @usableFromInline var written = 0
+    /// Bytes written so far.
+    public var count: Int { written }
+
+    /// An empty buffer with room for `capacity` bytes (64 at least) before it first grows.
+    public init(capacity: Int = 4096) {
+        self.capacity = max(capacity, 64)
+        base = .allocate(capacity: self.capacity)
+    }
+
+    deinit { base.deallocate() }
+
+    /// A copy of the bytes written.
+    public var bytes: [UInt8] { Array(UnsafeBufferPointer(start: base, count: written)) }
+
+    /// Lends the bytes written, without copying them.
+    public func withBytes<Result>(_ body: (UnsafeBufferPointer<UInt8>) throws -> Result) rethrows -> Result {
+        try body(UnsafeBufferPointer(start: base, count: written))
+    }
+
+    /// Appends bytes.
+    @inlinable @inline(__always)
+    public mutating func append(_ source: UnsafeBufferPointer<UInt8>) {
+        guard let start = source.baseAddress else { return }
+        if written + source.count > capacity { grow(toFit: written + source.count) }
+        Self.copy(source.count, from: UnsafeRawPointer(start), to: UnsafeMutableRawPointer(base + written))
+        written += source.count
+    }
+
+    /// Appends a literal's bytes: inlined where it is written.
+    @inlinable @inline(__always)
+    public mutating func append(_ literal: StaticString) {
+        append(UnsafeBufferPointer(start: literal.utf8Start, count: literal.utf8CodeUnitCount))
+    }
+
+    /// Appends one byte.
+    @inlinable @inline(__always)
+    public mutating func append(byte: UInt8) {
+        if written == capacity { grow(toFit: written + 1) }
+        base[written] = byte
+        written += 1
+    }
+
+    /// Appends a string's UTF-8 bytes.
+    ///
+    /// Disfavoured, so that a literal is a `StaticString`: copied inline at
+    /// a length known when compiling, not lent by a string.
+    @_disfavoredOverload
+    public mutating func append(_ text: String) {
+        // Native strings lend their bytes without a copy of the string; others are made contiguous once.
+        if text.utf8.withContiguousStorageIfAvailable({ append($0) }) == nil {
+            var text = text
+            text.withUTF8 { append($0) }
+        }
+    }
+
+    /// Appends a number in decimal with `separator` between groups of three
+    /// digits, e.g. `12,500` (none with `""`): no string made for it.
+    public mutating func appendDecimal(_ number: UInt, groupingBy separator: StaticString = "") {
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20 + 6 * separator.utf8CodeUnitCount) { buffer in
+            var start = buffer.count
+            var rest = number
+            var digits = 0
+            repeat {
+                if digits > 0 && digits % 3 == 0 {
+                    start -= separator.utf8CodeUnitCount
+                    for index in 0..<separator.utf8CodeUnitCount { buffer[start + index] = separator.utf8Start[index] }
+                }
+                start -= 1
+                buffer[start] = UInt8(ascii: "0") + UInt8(rest % 10)
+                rest /= 10
+                digits += 1
+            } while rest > 0
+            append(UnsafeBufferPointer(rebasing: buffer[start...]))
+        }
+    }
+
+    /// Appends an integer in decimal, e.g. `-42`.
+    public mutating func appendDecimal(_ number: Int) {
+        if number < 0 { append("-") }
+        appendDecimal(number.magnitude)
+    }
+
+    /// Drops the bytes written from `offset` on: a writer that checks what
+    /// it wrote, and writes it again another way when it must.
+    public mutating func truncate(to offset: Int) {
+        precondition(offset >= 0 && offset <= written, "offset \(offset) is outside the \(written) bytes written")
+        written = offset
+    }
+
+    /// Copies `length` bytes. Up to 16 (most tags, attribute names and
+    /// values) as two loads and stores that overlap in the middle, never
+    /// reading or writing past either end: a call to `memcpy` cost more than
+    /// the copy.
+    @inlinable @inline(__always)
+    static func copy(_ length: Int, from source: UnsafeRawPointer, to destination: UnsafeMutableRawPointer) {
+        @inline(__always) func copyEnds<Word: BitwiseCopyable>(_: Word.Type) {
+            let size = MemoryLayout<Word>.size
+            let head = source.loadUnaligned(as: Word.self)
+            let tail = source.loadUnaligned(fromByteOffset: length - size, as: Word.self)
+            destination.storeBytes(of: head, as: Word.self)
+            destination.storeBytes(of: tail, toByteOffset: length - size, as: Word.self)
+        }
+        switch length {
+        case 0: return
+        case 1...3:
+            let first = source.load(as: UInt8.self)
+            let middle = source.load(fromByteOffset: length / 2, as: UInt8.self)
+            let last = source.load(fromByteOffset: length - 1, as: UInt8.self)
+            destination.storeBytes(of: first, as: UInt8.self)
+            destination.storeBytes(of: middle, toByteOffset: length / 2, as: UInt8.self)
+            destination.storeBytes(of: last, toByteOffset: length - 1, as: UInt8.self)
+        case 4...7: copyEnds(UInt32.self)
+        case 8...16: copyEnds(UInt64.self)
+        default: destination.copyMemory(from: source, byteCount: length)
+        }
+    }
+
+    @usableFromInline
+    mutating func grow(toFit needed: Int) {
+        var newCapacity = capacity * 2
+        while newCapacity < needed { newCapacity *= 2 }
+        let grown = UnsafeMutablePointer<UInt8>.allocate(capacity: newCapacity)
+        grown.update(from: base, count: written)
+        base.deallocate()
+        base = grown
+        capacity = newCapacity
+    }
+}

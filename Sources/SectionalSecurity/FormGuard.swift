@@ -44,7 +44,13 @@ public struct FormGuard: Sendable {
 
     /// The token of the form posting to `action` for `subject`, as hex.
     public func token(for action: String, subject: String) -> String {
-        mac(of: subject, action) { Hex.encode($0) }
+        formToken(for: action, subject: subject).description
+    }
+
+    /// The token of the form posting to `action` for `subject`, kept as
+    /// its bytes: a page writes its hex straight into the form.
+    public func formToken(for action: String, subject: String) -> FormToken {
+        mac(of: subject, action) { FormToken($0) }
     }
 
     /// Refuses a `POST` that another site sent, or whose token is missing or
@@ -115,6 +121,33 @@ public struct FormGuard: Sendable {
     private static let domain: StaticString = "form"
 }
 
+/// A form's token: its 16 bytes, written out as 32 hex digits where the
+/// form is rendered (a string for each cost an allocation and a copy).
+public struct FormToken: Sendable, Equatable, CustomStringConvertible {
+    private let high: UInt64
+    private let low: UInt64
+
+    init(_ mac: UnsafeBufferPointer<UInt8>) {
+        precondition(mac.count == 16, "a form token is 16 bytes")
+        let raw = UnsafeRawBufferPointer(mac)
+        high = raw.loadUnaligned(as: UInt64.self)
+        low = raw.loadUnaligned(fromByteOffset: 8, as: UInt64.self)
+    }
+
+    /// Lends the token as 32 lowercase hex digits (ASCII: nothing in them needs escaping).
+    public func withHex<Result>(_ body: (UnsafeBufferPointer<UInt8>) throws -> Result) rethrows -> Result {
+        try withUnsafeBytes(of: (high, low)) { mac in
+            try withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 32) { hex in
+                Hex.write(mac.assumingMemoryBound(to: UInt8.self), into: hex)
+                return try body(UnsafeBufferPointer(hex))
+            }
+        }
+    }
+
+    /// The 32 hex digits.
+    public var description: String { withHex { String(decoding: $0, as: UTF8.self) } }
+}
+
 /// libsodium must be initialised once before use; later calls are no-ops.
 enum Sodium {
     static func ready() {
@@ -132,13 +165,18 @@ public enum Hex {
 
     /// Two lowercase digits a byte.
     public static func encode(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
-        let digits: StaticString = "0123456789abcdef"
-        return String(unsafeUninitializedCapacity: bytes.count * 2) { text in
-            for index in bytes.indices {
-                text[2 * index] = digits.utf8Start[Int(bytes[index] >> 4)]
-                text[2 * index + 1] = digits.utf8Start[Int(bytes[index] & 0xF)]
-            }
+        String(unsafeUninitializedCapacity: bytes.count * 2) { text in
+            write(bytes, into: text)
             return bytes.count * 2
+        }
+    }
+
+    /// Two lowercase digits a byte, into `text` (twice as long as `bytes`).
+    static func write(_ bytes: UnsafeBufferPointer<UInt8>, into text: UnsafeMutableBufferPointer<UInt8>) {
+        let digits: StaticString = "0123456789abcdef"
+        for index in bytes.indices {
+            text[2 * index] = digits.utf8Start[Int(bytes[index] >> 4)]
+            text[2 * index + 1] = digits.utf8Start[Int(bytes[index] & 0xF)]
         }
     }
 

@@ -16,7 +16,7 @@ struct FormContext: Sendable {
     }
 
     /// The token of the form posting to `action` in this session.
-    func token(for action: String) -> String { formGuard.token(for: action, subject: subject) }
+    func token(for action: String) -> FormToken { formGuard.formToken(for: action, subject: subject) }
 }
 
 /// Who is signed in, for the banner: their name and the sign-out form.
@@ -35,5 +35,5 @@ struct AccountMenu: Sendable {
     }
 
     /// The sign-out form's token, made only when a banner is rendered (fragments and JSON have none).
-    var signOutToken: String? { session.map { formGuard.token(for: SignInRoutes.signOutPath, subject: $0) } }
+    var signOutToken: FormToken? { session.map { formGuard.formToken(for: SignInRoutes.signOutPath, subject: $0) } }
 }

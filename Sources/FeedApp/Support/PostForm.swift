@@ -1,11 +1,12 @@
 import Sectional
+import SectionalSecurity
 
 /// A form of one button that writes: it posts its hidden fields and its
 /// token to `action`. With `refreshes`, the page script posts it in place
 /// and refreshes that section instead of loading the page again.
 struct PostForm: HTML {
     var action: String
-    var token: String
+    var token: FormToken
     var hidden: [(name: String, value: String)] = []
     var label: String
     /// What a screen reader says for the button, when the label alone is ambiguous.
@@ -19,8 +20,9 @@ struct PostForm: HTML {
         html.writeAttribute(#"<form class=""#, cssClass)
         html.writeAttribute(#" method="post" action=""#, action)
         if let refreshes { html.writeAttribute(#" data-refresh=""#, refreshes.rawValue) }
-        html.writeAttribute(#"><input type="hidden" name="token" value=""#, token)
-        html.writeRaw(">")
+        html.writeRaw(#"><input type="hidden" name="token" value=""#)
+        token.withHex { html.writeRaw($0) }
+        html.writeRaw(#"">"#)
         for field in hidden {
             html.writeAttribute(#"<input type="hidden" name=""#, field.name)
             html.writeAttribute(#" value=""#, field.value)

@@ -106,7 +106,11 @@ public struct CompositionPlan: Sendable, Equatable {
 
     /// Catalog sections not shown, in catalog order: the ones a page offers to add.
     public var absentIDs: [SectionID] {
-        catalog.ids.filter { !sectionIDs.contains($0) }
+        // One allocation: `filter` grows its array as it goes.
+        var absent: [SectionID] = []
+        absent.reserveCapacity(catalog.ids.count - min(sectionIDs.count, catalog.ids.count))
+        for id in catalog.ids where !sectionIDs.contains(id) { absent.append(id) }
+        return absent
     }
 
     /// The plan without `id`; the same plan when `id` is not shown.

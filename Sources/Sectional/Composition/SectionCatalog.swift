@@ -20,6 +20,8 @@ public struct SectionCatalog: Sendable, Equatable {
     public let entries: [Entry]
     /// The sections shown, in order, when the query says nothing.
     public let defaultIDs: [SectionID]
+    /// Every section's id, in catalog order: kept, since every page's links read it.
+    public let ids: [SectionID]
 
     /// A catalog of `entries` showing `defaultIDs` by default (a repeated
     /// one shown once); every default must be an entry.
@@ -27,10 +29,8 @@ public struct SectionCatalog: Sendable, Equatable {
         precondition(defaultIDs.allSatisfy { id in entries.contains { $0.id == id } }, "Default sections must be in the catalog.")
         self.entries = entries
         self.defaultIDs = defaultIDs.uniqued()
+        ids = entries.map(\.id)
     }
-
-    /// Every section's id, in catalog order.
-    public var ids: [SectionID] { entries.map(\.id) }
 
     /// Whether the catalog has the section `id`.
     public func contains(_ id: SectionID) -> Bool { entries.contains { $0.id == id } }

@@ -168,7 +168,7 @@ open class StackPageController: SectionController {
         html.writeRaw(#"<nav class="section-picker" aria-label="Add sections"><h2>Add a section</h2><ul>"#)
         for id in absent {
             html.writeRaw(#"<li><a href=""#)
-            address.writeURL(showing: plan.sectionIDs + CollectionOfOne(id), base: plan.baseIDs, into: &html)
+            address.writeURL(showing: IDsWithOneMore(plan.sectionIDs, id), base: plan.baseIDs, into: &html)
             html.writeRaw(#"" data-section-action="add" data-section=""#)
             html.writeEscaped(id.rawValue)
             html.writeRaw(#"">+ "#)
@@ -187,6 +187,22 @@ public enum StackLayout: Sendable, Equatable {
     /// order, so cards can arrive in any order; the shadow tree links
     /// `stylesheets` for the frame around the slots.
     case slots(stylesheets: [String])
+}
+
+/// Ids with one more after them, with no array made: an add link's
+/// composition (`ids + CollectionOfOne(id)` cost an allocation a link).
+struct IDsWithOneMore: RandomAccessCollection {
+    let ids: [SectionID]
+    let last: SectionID
+
+    init(_ ids: [SectionID], _ last: SectionID) {
+        self.ids = ids
+        self.last = last
+    }
+
+    var startIndex: Int { 0 }
+    var endIndex: Int { ids.count + 1 }
+    subscript(position: Int) -> SectionID { position < ids.count ? ids[position] : last }
 }
 
 /// A card not yet rendered: its section was still loading when the page

@@ -27,7 +27,10 @@ final class AlertsSection: SectionController, CatalogSection {
     override func makeLoad() -> SectionLoad? {
         .feed(from: store, atHand: { [forms] in try $0.alerts(of: forms.user) }, waiting: { [forms] in try await $0.alerts(of: forms.user) }) {
             alerts in
-            var shown = alerts.filter { !$0.isDismissed }
+            // One allocation: `filter` grows its array as it goes.
+            var shown: [FeedAlert] = []
+            shown.reserveCapacity(alerts.count)
+            for alert in alerts where !alert.isDismissed { shown.append(alert) }
             // Most severe first; the standard library's sort is stable, so
             // equally severe alerts keep the store's order.
             shown.sort { $0.severity > $1.severity }

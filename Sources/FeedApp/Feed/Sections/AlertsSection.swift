@@ -51,7 +51,7 @@ final class AlertsSection: SectionController, CatalogSection {
                             strong { alert.title }
                             p { alert.text }
                         }
-                        self.writeForm(action: "/feed/alerts/\(alert.id)/dismiss", label: "Dismiss", accessibleLabel: "Dismiss \(alert.title)")
+                        self.writeForm(action: FeedWrites.dismissAction(of: alert.id), label: "Dismiss", accessibleLabel: "Dismiss " + alert.title)
                     }
                 }
             }.render(into: &html)

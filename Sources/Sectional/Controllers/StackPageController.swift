@@ -5,32 +5,33 @@
 /// and the page offers links to add every absent section, so a person never
 /// types a query string.
 open class StackPageController: SectionController {
+    // Unchecked at run time, as `SectionController`'s tree is (it says why).
     /// The composition shown, for remove and add links.
-    public var plan: CompositionPlan?
+    @exclusivity(unchecked) public var plan: CompositionPlan?
     /// Where the page lives, for remove and add links.
-    public var address: PageAddress?
+    @exclusivity(unchecked) public var address: PageAddress?
     /// Shown when the page has no section.
     public var emptyStateMessage = "No sections are shown. Add one below."
     /// The page's one `<h1>`, first in the stack, when set.
-    public var heading: String?
+    @exclusivity(unchecked) public var heading: String?
     /// Where the cards go: in page order, or into slots they fill as they arrive.
-    public var layout = StackLayout.pageOrder
+    @exclusivity(unchecked) public var layout = StackLayout.pageOrder
     /// The version of a live section's data as rendered, written on its card
     /// (`data-live="3"`) so that the page's event stream starts from it and
     /// misses no change made after the render; `nil` for a section that is
     /// not live. Set by the server that has the live hub.
-    public var liveVersion: ((SectionController) -> Int?)?
+    @exclusivity(unchecked) public var liveVersion: ((SectionController) -> Int?)?
 
     /// Set by a streaming `PageDocument`: cards whose sections are still
     /// loading are left as gaps, to be rendered when they finish.
-    var leavesGapsForUnfinishedCards = false
-    private var gaps: [CardGap] = []
+    @exclusivity(unchecked) var leavesGapsForUnfinishedCards = false
+    @exclusivity(unchecked) private var gaps: [CardGap] = []
     /// Where the last card ended in that render: the stack's tail follows.
-    private var cardsEnd = 0
+    @exclusivity(unchecked) private var cardsEnd = 0
     /// Set for pages sent whole: each card's render time goes to `cardRenderTimes`.
-    var timesCards = false
+    @exclusivity(unchecked) var timesCards = false
     /// How long each card took to render, in page order, when timed.
-    public private(set) var cardRenderTimes: [(id: SectionID, duration: Duration)] = []
+    @exclusivity(unchecked) public private(set) var cardRenderTimes: [(id: SectionID, duration: Duration)] = []
 
     /// The stack's opening, its cards in page order, and its closing. A
     /// subclass changes the markup around the cards by overriding

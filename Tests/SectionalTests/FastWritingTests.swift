@@ -58,6 +58,23 @@ struct FastWritingTests {
         #expect(writer.withBytes { String(decoding: $0, as: UTF8.self) } == expected + " " + expected.replacingOccurrences(",", "\u{202F}"))
     }
 
+    /// The writer counts a number's digits before writing them: each length, at both its ends, comes out whole.
+    @Test func numbersOfEveryLengthAreWrittenWhole() {
+        var power: UInt = 1
+        var expected = ""
+        var writer = HTMLWriter(capacity: 64)
+        for _ in 0..<20 {
+            for number in [power - 1, power, power + 1] {
+                writer.writeDecimal(number, groupingBy: "")
+                writer.writeRaw(" ")
+                expected += "\(number) "
+            }
+            guard power <= UInt.max / 10 else { break }
+            power *= 10
+        }
+        #expect(writer.withBytes { String(decoding: $0, as: UTF8.self) } == expected)
+    }
+
     @Test func anAttributeIsWrittenWithItsValueEscaped() {
         var writer = HTMLWriter()
         writer.writeAttribute(" title=\"", #"Tom & "Jerry""#)

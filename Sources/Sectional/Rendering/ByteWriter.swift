@@ -68,23 +68,44 @@ public struct ByteWriter: ~Copyable {
 
     /// Appends a number in decimal with `separator` between groups of three
     /// digits, e.g. `12,500` (none with `""`): no string made for it.
+    ///
+    /// Its length is counted first, then the digits are written from the
+    /// last, in place: most numbers on a page are short (chart points,
+    /// cents), and a scratch buffer and a division per digit for the
+    /// grouping cost more than the digits.
     public mutating func appendDecimal(_ number: UInt, groupingBy separator: StaticString = "") {
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20 + 6 * separator.utf8CodeUnitCount) { buffer in
-            var start = buffer.count
-            var rest = number
-            var digits = 0
-            repeat {
-                if digits > 0 && digits % 3 == 0 {
-                    start -= separator.utf8CodeUnitCount
-                    for index in 0..<separator.utf8CodeUnitCount { buffer[start + index] = separator.utf8Start[index] }
-                }
-                start -= 1
-                buffer[start] = UInt8(ascii: "0") + UInt8(rest % 10)
-                rest /= 10
-                digits += 1
-            } while rest > 0
-            append(UnsafeBufferPointer(rebasing: buffer[start...]))
+        let digits = Self.decimalLength(of: number)
+        let separatorLength = separator.utf8CodeUnitCount
+        let length = digits + (separatorLength == 0 ? 0 : (digits - 1) / 3 * separatorLength)
+        if written + length > capacity { grow(toFit: written + length) }
+        var end = base + written + length
+        var rest = number
+        var inGroup = 0
+        repeat {
+            if separatorLength > 0 && inGroup == 3 {
+                end -= separatorLength
+                end.initialize(from: separator.utf8Start, count: separatorLength)
+                inGroup = 0
+            }
+            let (quotient, digit) = rest.quotientAndRemainder(dividingBy: 10)
+            end -= 1
+            end.initialize(to: UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: digit))
+            rest = quotient
+            inGroup += 1
+        } while rest > 0
+        written += length
+    }
+
+    /// How many decimal digits `number` has (1 for 0; 20 at most).
+    static func decimalLength(of number: UInt) -> Int {
+        var count = 1
+        var threshold: UInt = 10
+        while number >= threshold {
+            count += 1
+            if count == 20 { break }  // 10^19 ≤ number: no UInt has more
+            threshold &*= 10
         }
+        return count
     }
 
     /// Appends an integer in decimal, e.g. `-42`.

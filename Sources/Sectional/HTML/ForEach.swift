@@ -17,11 +17,13 @@ public struct ForEach<Data: Sequence, Content: HTML>: HTML {
     public let content: (Data.Element) -> Content
 
     /// The content `content` builds for each element of `data`, in order.
+    @inlinable
     public init(_ data: Data, @HTMLBuilder content: @escaping (Data.Element) -> Content) {
         self.data = data
         self.content = content
     }
 
+    @inlinable
     public func render(into html: inout HTMLWriter) {
         for element in data { content(element).render(into: &html) }
     }

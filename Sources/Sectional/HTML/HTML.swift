@@ -28,22 +28,22 @@ extension HTML {
 /// A `String` in HTML is text: always escaped, never markup.
 extension String: HTML {
     /// Text: `& < > " '` are escaped.
-    public func render(into html: inout HTMLWriter) { html.writeEscaped(self) }
+    @inlinable public func render(into html: inout HTMLWriter) { html.writeEscaped(self) }
 }
 
 /// An `Int` in HTML is its decimal digits, written without a string made first.
 extension Int: HTML {
-    public func render(into html: inout HTMLWriter) { html.writeDecimal(self) }
+    @inlinable public func render(into html: inout HTMLWriter) { html.writeDecimal(self) }
 }
 
 /// An optional renders its content, or nothing when it is `nil`.
 extension Optional: HTML where Wrapped: HTML {
-    public func render(into html: inout HTMLWriter) { self?.render(into: &html) }
+    @inlinable public func render(into html: inout HTMLWriter) { self?.render(into: &html) }
 }
 
 /// An array renders its elements one after another.
 extension Array: HTML where Element: HTML {
-    public func render(into html: inout HTMLWriter) {
+    @inlinable public func render(into html: inout HTMLWriter) {
         for item in self { item.render(into: &html) }
     }
 }
@@ -54,26 +54,26 @@ public struct RawHTML: HTML, Sendable {
     public let markup: String
     /// Markup the program wrote; never text that came from input, which would go out unescaped.
     public init(_ markup: String) { self.markup = markup }
-    public func render(into html: inout HTMLWriter) { html.writeRaw(markup) }
+    @inlinable public func render(into html: inout HTMLWriter) { html.writeRaw(markup) }
 }
 
 /// Nothing.
 public struct EmptyHTML: HTML, Sendable {
     /// Nothing to render.
-    public init() {}
-    public func render(into html: inout HTMLWriter) {}
+    @inlinable public init() {}
+    @inlinable public func render(into html: inout HTMLWriter) {}
 }
 
 /// Two contents rendered one after the other; what the builder makes of a block.
 public struct HTMLPair<First: HTML, Second: HTML>: HTML {
-    let first: First
-    let second: Second
+    @usableFromInline let first: First
+    @usableFromInline let second: Second
     /// `first`, then `second`.
-    public init(_ first: First, _ second: Second) {
+    @inlinable public init(_ first: First, _ second: Second) {
         self.first = first
         self.second = second
     }
-    public func render(into html: inout HTMLWriter) {
+    @inlinable public func render(into html: inout HTMLWriter) {
         first.render(into: &html)
         second.render(into: &html)
     }
@@ -85,7 +85,7 @@ public enum HTMLEither<First: HTML, Second: HTML>: HTML {
     case first(First)
     /// The `else` branch, or a later `switch` case.
     case second(Second)
-    public func render(into html: inout HTMLWriter) {
+    @inlinable public func render(into html: inout HTMLWriter) {
         switch self {
         case .first(let content): content.render(into: &html)
         case .second(let content): content.render(into: &html)
@@ -95,8 +95,8 @@ public enum HTMLEither<First: HTML, Second: HTML>: HTML {
 
 /// Content built by a closure, for passing built markup around as one value.
 public struct HTMLGroup<Content: HTML>: HTML {
-    let content: Content
+    @usableFromInline let content: Content
     /// The content the closure builds, built at once.
-    public init(@HTMLBuilder _ content: () -> Content) { self.content = content() }
-    public func render(into html: inout HTMLWriter) { content.render(into: &html) }
+    @inlinable public init(@HTMLBuilder _ content: () -> Content) { self.content = content() }
+    @inlinable public func render(into html: inout HTMLWriter) { content.render(into: &html) }
 }

@@ -1,11 +1,12 @@
 /// An attribute of an element. Its value is always escaped when rendered.
 public struct HTMLAttribute: Sendable {
     /// ` name="` (or ` name` for a boolean attribute): written in one piece.
-    private let prefix: String
+    @usableFromInline let prefix: String
     /// `nil` renders a boolean attribute (`checked`).
     public let value: String?
 
     /// An attribute; `name` is written as is, so it must come from the program, never from input.
+    @inlinable
     public init(_ name: String, _ value: String?) {
         prefix = value == nil ? " " + name : " " + name + "=\""
         self.value = value
@@ -16,6 +17,7 @@ public struct HTMLAttribute: Sendable {
         String(prefix.dropFirst().prefix { $0 != "=" })
     }
 
+    @inlinable
     func render(into html: inout HTMLWriter) {
         html.writeRaw(prefix)
         if let value {
@@ -27,49 +29,49 @@ public struct HTMLAttribute: Sendable {
 
 extension HTMLAttribute {
     /// The `class` attribute: space-separated class names.
-    public static func `class`(_ value: String) -> HTMLAttribute { HTMLAttribute("class", value) }
+    @inlinable public static func `class`(_ value: String) -> HTMLAttribute { HTMLAttribute("class", value) }
     /// The `id` attribute: unique in the document.
-    public static func id(_ value: String) -> HTMLAttribute { HTMLAttribute("id", value) }
+    @inlinable public static func id(_ value: String) -> HTMLAttribute { HTMLAttribute("id", value) }
     /// The `href` attribute: where a link or a linked resource points.
-    public static func href(_ value: String) -> HTMLAttribute { HTMLAttribute("href", value) }
+    @inlinable public static func href(_ value: String) -> HTMLAttribute { HTMLAttribute("href", value) }
     /// The `src` attribute: an image's or a script's URL.
-    public static func src(_ value: String) -> HTMLAttribute { HTMLAttribute("src", value) }
+    @inlinable public static func src(_ value: String) -> HTMLAttribute { HTMLAttribute("src", value) }
     /// The `rel` attribute: what a linked resource is, e.g. `stylesheet`.
-    public static func rel(_ value: String) -> HTMLAttribute { HTMLAttribute("rel", value) }
+    @inlinable public static func rel(_ value: String) -> HTMLAttribute { HTMLAttribute("rel", value) }
     /// The `type` attribute: an input's kind or a resource's media type.
-    public static func type(_ value: String) -> HTMLAttribute { HTMLAttribute("type", value) }
+    @inlinable public static func type(_ value: String) -> HTMLAttribute { HTMLAttribute("type", value) }
     /// The `name` attribute: a form field's, a meta's or a slot's name.
-    public static func name(_ value: String) -> HTMLAttribute { HTMLAttribute("name", value) }
+    @inlinable public static func name(_ value: String) -> HTMLAttribute { HTMLAttribute("name", value) }
     /// The `value` attribute: a control's value.
-    public static func value(_ value: String) -> HTMLAttribute { HTMLAttribute("value", value) }
+    @inlinable public static func value(_ value: String) -> HTMLAttribute { HTMLAttribute("value", value) }
     /// The `title` attribute: advisory text, often shown as a tooltip.
-    public static func title(_ value: String) -> HTMLAttribute { HTMLAttribute("title", value) }
+    @inlinable public static func title(_ value: String) -> HTMLAttribute { HTMLAttribute("title", value) }
     /// The `action` attribute: where a form is sent.
-    public static func action(_ value: String) -> HTMLAttribute { HTMLAttribute("action", value) }
+    @inlinable public static func action(_ value: String) -> HTMLAttribute { HTMLAttribute("action", value) }
     /// The `method` attribute: how a form is sent, `get` or `post`.
-    public static func method(_ value: String) -> HTMLAttribute { HTMLAttribute("method", value) }
+    @inlinable public static func method(_ value: String) -> HTMLAttribute { HTMLAttribute("method", value) }
     /// The `role` attribute: an ARIA role, e.g. `status`.
-    public static func role(_ value: String) -> HTMLAttribute { HTMLAttribute("role", value) }
+    @inlinable public static func role(_ value: String) -> HTMLAttribute { HTMLAttribute("role", value) }
     /// The `lang` attribute: the content's language, e.g. `en`.
-    public static func lang(_ value: String) -> HTMLAttribute { HTMLAttribute("lang", value) }
+    @inlinable public static func lang(_ value: String) -> HTMLAttribute { HTMLAttribute("lang", value) }
     /// The `content` attribute: a meta's value.
-    public static func content(_ value: String) -> HTMLAttribute { HTMLAttribute("content", value) }
+    @inlinable public static func content(_ value: String) -> HTMLAttribute { HTMLAttribute("content", value) }
     /// The `charset` attribute: a meta's character encoding.
-    public static func charset(_ value: String) -> HTMLAttribute { HTMLAttribute("charset", value) }
+    @inlinable public static func charset(_ value: String) -> HTMLAttribute { HTMLAttribute("charset", value) }
     /// The `datetime` attribute: a `<time>`'s machine-readable value.
-    public static func datetime(_ value: String) -> HTMLAttribute { HTMLAttribute("datetime", value) }
+    @inlinable public static func datetime(_ value: String) -> HTMLAttribute { HTMLAttribute("datetime", value) }
     /// `aria-NAME="value"`.
-    public static func aria(_ name: String, _ value: String) -> HTMLAttribute { HTMLAttribute("aria-" + name, value) }
+    @inlinable public static func aria(_ name: String, _ value: String) -> HTMLAttribute { HTMLAttribute("aria-" + name, value) }
     /// `data-NAME="value"`.
-    public static func data(_ name: String, _ value: String) -> HTMLAttribute { HTMLAttribute("data-" + name, value) }
+    @inlinable public static func data(_ name: String, _ value: String) -> HTMLAttribute { HTMLAttribute("data-" + name, value) }
     /// The boolean `checked` attribute: a checkbox or radio button is on.
-    public static var checked: HTMLAttribute { HTMLAttribute("checked", nil) }
+    @inlinable public static var checked: HTMLAttribute { HTMLAttribute("checked", nil) }
     /// The boolean `required` attribute: a field must be filled in.
-    public static var required: HTMLAttribute { HTMLAttribute("required", nil) }
+    @inlinable public static var required: HTMLAttribute { HTMLAttribute("required", nil) }
     /// The boolean `selected` attribute: an option is chosen.
-    public static var selected: HTMLAttribute { HTMLAttribute("selected", nil) }
+    @inlinable public static var selected: HTMLAttribute { HTMLAttribute("selected", nil) }
     /// `for="id"`: the control a label names.
-    public static func labelFor(_ id: String) -> HTMLAttribute { HTMLAttribute("for", id) }
+    @inlinable public static func labelFor(_ id: String) -> HTMLAttribute { HTMLAttribute("for", id) }
     /// The boolean `defer` attribute: a script runs once the document is parsed.
-    public static var `defer`: HTMLAttribute { HTMLAttribute("defer", nil) }
+    @inlinable public static var `defer`: HTMLAttribute { HTMLAttribute("defer", nil) }
 }

@@ -27,17 +27,20 @@ public struct HTMLElement<Tag: HTMLTagName, Content: HTML>: HTML {
     public let content: Content
 
     /// An element with the attributes listed and the content built: `div(.class("card")) { … }`.
+    @inlinable
     public init(_ attributes: HTMLAttribute..., @HTMLBuilder content: () -> Content) {
         self.attributes = attributes
         self.content = content()
     }
 
     /// An element whose attributes are chosen at run time, as an array.
+    @inlinable
     public init(attributes: [HTMLAttribute], @HTMLBuilder content: () -> Content) {
         self.attributes = attributes
         self.content = content()
     }
 
+    @inlinable
     public func render(into html: inout HTMLWriter) {
         html.writeRaw(Tag.openTag)
         for attribute in attributes { attribute.render(into: &html) }
@@ -49,6 +52,7 @@ public struct HTMLElement<Tag: HTMLTagName, Content: HTML>: HTML {
 
 extension HTMLElement where Content == EmptyHTML {
     /// An element with no content, e.g. `<div class="spacer"></div>`.
+    @inlinable
     public init(_ attributes: HTMLAttribute...) {
         self.init(attributes: attributes) { EmptyHTML() }
     }
@@ -60,10 +64,12 @@ public struct HTMLVoidElement<Tag: HTMLTagName>: HTML {
     public let attributes: [HTMLAttribute]
 
     /// An element with the attributes listed: `meta(.charset("utf-8"))`.
+    @inlinable
     public init(_ attributes: HTMLAttribute...) {
         self.attributes = attributes
     }
 
+    @inlinable
     public func render(into html: inout HTMLWriter) {
         html.writeRaw(Tag.openTag)
         for attribute in attributes { attribute.render(into: &html) }

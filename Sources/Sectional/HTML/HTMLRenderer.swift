@@ -5,12 +5,13 @@
 /// div(.class("body")) { HTMLRenderer { html in child.renderContent(into: &html) } }
 /// ```
 public struct HTMLRenderer: HTML {
-    let body: (inout HTMLWriter) -> Void
+    @usableFromInline let body: (inout HTMLWriter) -> Void
 
     /// Content that `body` writes straight into the writer.
+    @inlinable
     public init(_ body: @escaping (inout HTMLWriter) -> Void) {
         self.body = body
     }
 
-    public func render(into html: inout HTMLWriter) { body(&html) }
+    @inlinable public func render(into html: inout HTMLWriter) { body(&html) }
 }

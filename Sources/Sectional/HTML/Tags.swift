@@ -6,143 +6,143 @@
 /// Element names, one type each: the `Tag` of an `HTMLElement`.
 public enum Tag {
     /// The name of `<meter>`.
-    public enum meter: HTMLTagName { public static var openTag: StaticString { "<meter" }; public static var closeTag: StaticString { "</meter>" } }
+    public enum meter: HTMLTagName { @inlinable public static var openTag: StaticString { "<meter" }; @inlinable public static var closeTag: StaticString { "</meter>" } }
     /// The name of `<progress>`.
-    public enum progress: HTMLTagName { public static var openTag: StaticString { "<progress" }; public static var closeTag: StaticString { "</progress>" } }
+    public enum progress: HTMLTagName { @inlinable public static var openTag: StaticString { "<progress" }; @inlinable public static var closeTag: StaticString { "</progress>" } }
     /// The name of `<html>`.
-    public enum html: HTMLTagName { public static var openTag: StaticString { "<html" }; public static var closeTag: StaticString { "</html>" } }
+    public enum html: HTMLTagName { @inlinable public static var openTag: StaticString { "<html" }; @inlinable public static var closeTag: StaticString { "</html>" } }
     /// The name of `<head>`.
-    public enum head: HTMLTagName { public static var openTag: StaticString { "<head" }; public static var closeTag: StaticString { "</head>" } }
+    public enum head: HTMLTagName { @inlinable public static var openTag: StaticString { "<head" }; @inlinable public static var closeTag: StaticString { "</head>" } }
     /// The name of `<body>`.
-    public enum body: HTMLTagName { public static var openTag: StaticString { "<body" }; public static var closeTag: StaticString { "</body>" } }
+    public enum body: HTMLTagName { @inlinable public static var openTag: StaticString { "<body" }; @inlinable public static var closeTag: StaticString { "</body>" } }
     /// The name of `<title>`.
-    public enum title: HTMLTagName { public static var openTag: StaticString { "<title" }; public static var closeTag: StaticString { "</title>" } }
+    public enum title: HTMLTagName { @inlinable public static var openTag: StaticString { "<title" }; @inlinable public static var closeTag: StaticString { "</title>" } }
     /// The name of `<script>`.
-    public enum script: HTMLTagName { public static var openTag: StaticString { "<script" }; public static var closeTag: StaticString { "</script>" } }
+    public enum script: HTMLTagName { @inlinable public static var openTag: StaticString { "<script" }; @inlinable public static var closeTag: StaticString { "</script>" } }
     /// The name of `<style>`.
-    public enum style: HTMLTagName { public static var openTag: StaticString { "<style" }; public static var closeTag: StaticString { "</style>" } }
+    public enum style: HTMLTagName { @inlinable public static var openTag: StaticString { "<style" }; @inlinable public static var closeTag: StaticString { "</style>" } }
     /// The name of `<main>`.
-    public enum main: HTMLTagName { public static var openTag: StaticString { "<main" }; public static var closeTag: StaticString { "</main>" } }
+    public enum main: HTMLTagName { @inlinable public static var openTag: StaticString { "<main" }; @inlinable public static var closeTag: StaticString { "</main>" } }
     /// The name of `<header>`.
-    public enum header: HTMLTagName { public static var openTag: StaticString { "<header" }; public static var closeTag: StaticString { "</header>" } }
+    public enum header: HTMLTagName { @inlinable public static var openTag: StaticString { "<header" }; @inlinable public static var closeTag: StaticString { "</header>" } }
     /// The name of `<footer>`.
-    public enum footer: HTMLTagName { public static var openTag: StaticString { "<footer" }; public static var closeTag: StaticString { "</footer>" } }
+    public enum footer: HTMLTagName { @inlinable public static var openTag: StaticString { "<footer" }; @inlinable public static var closeTag: StaticString { "</footer>" } }
     /// The name of `<nav>`.
-    public enum nav: HTMLTagName { public static var openTag: StaticString { "<nav" }; public static var closeTag: StaticString { "</nav>" } }
+    public enum nav: HTMLTagName { @inlinable public static var openTag: StaticString { "<nav" }; @inlinable public static var closeTag: StaticString { "</nav>" } }
     /// The name of `<section>`.
-    public enum section: HTMLTagName { public static var openTag: StaticString { "<section" }; public static var closeTag: StaticString { "</section>" } }
+    public enum section: HTMLTagName { @inlinable public static var openTag: StaticString { "<section" }; @inlinable public static var closeTag: StaticString { "</section>" } }
     /// The name of `<article>`.
-    public enum article: HTMLTagName { public static var openTag: StaticString { "<article" }; public static var closeTag: StaticString { "</article>" } }
+    public enum article: HTMLTagName { @inlinable public static var openTag: StaticString { "<article" }; @inlinable public static var closeTag: StaticString { "</article>" } }
     /// The name of `<aside>`.
-    public enum aside: HTMLTagName { public static var openTag: StaticString { "<aside" }; public static var closeTag: StaticString { "</aside>" } }
+    public enum aside: HTMLTagName { @inlinable public static var openTag: StaticString { "<aside" }; @inlinable public static var closeTag: StaticString { "</aside>" } }
     /// The name of `<div>`.
-    public enum div: HTMLTagName { public static var openTag: StaticString { "<div" }; public static var closeTag: StaticString { "</div>" } }
+    public enum div: HTMLTagName { @inlinable public static var openTag: StaticString { "<div" }; @inlinable public static var closeTag: StaticString { "</div>" } }
     /// The name of `<span>`.
-    public enum span: HTMLTagName { public static var openTag: StaticString { "<span" }; public static var closeTag: StaticString { "</span>" } }
+    public enum span: HTMLTagName { @inlinable public static var openTag: StaticString { "<span" }; @inlinable public static var closeTag: StaticString { "</span>" } }
     /// The name of `<p>`.
-    public enum p: HTMLTagName { public static var openTag: StaticString { "<p" }; public static var closeTag: StaticString { "</p>" } }
+    public enum p: HTMLTagName { @inlinable public static var openTag: StaticString { "<p" }; @inlinable public static var closeTag: StaticString { "</p>" } }
     /// The name of `<a>`.
-    public enum a: HTMLTagName { public static var openTag: StaticString { "<a" }; public static var closeTag: StaticString { "</a>" } }
+    public enum a: HTMLTagName { @inlinable public static var openTag: StaticString { "<a" }; @inlinable public static var closeTag: StaticString { "</a>" } }
     /// The name of `<h1>`.
-    public enum h1: HTMLTagName { public static var openTag: StaticString { "<h1" }; public static var closeTag: StaticString { "</h1>" } }
+    public enum h1: HTMLTagName { @inlinable public static var openTag: StaticString { "<h1" }; @inlinable public static var closeTag: StaticString { "</h1>" } }
     /// The name of `<h2>`.
-    public enum h2: HTMLTagName { public static var openTag: StaticString { "<h2" }; public static var closeTag: StaticString { "</h2>" } }
+    public enum h2: HTMLTagName { @inlinable public static var openTag: StaticString { "<h2" }; @inlinable public static var closeTag: StaticString { "</h2>" } }
     /// The name of `<h3>`.
-    public enum h3: HTMLTagName { public static var openTag: StaticString { "<h3" }; public static var closeTag: StaticString { "</h3>" } }
+    public enum h3: HTMLTagName { @inlinable public static var openTag: StaticString { "<h3" }; @inlinable public static var closeTag: StaticString { "</h3>" } }
     /// The name of `<h4>`.
-    public enum h4: HTMLTagName { public static var openTag: StaticString { "<h4" }; public static var closeTag: StaticString { "</h4>" } }
+    public enum h4: HTMLTagName { @inlinable public static var openTag: StaticString { "<h4" }; @inlinable public static var closeTag: StaticString { "</h4>" } }
     /// The name of `<ul>`.
-    public enum ul: HTMLTagName { public static var openTag: StaticString { "<ul" }; public static var closeTag: StaticString { "</ul>" } }
+    public enum ul: HTMLTagName { @inlinable public static var openTag: StaticString { "<ul" }; @inlinable public static var closeTag: StaticString { "</ul>" } }
     /// The name of `<ol>`.
-    public enum ol: HTMLTagName { public static var openTag: StaticString { "<ol" }; public static var closeTag: StaticString { "</ol>" } }
+    public enum ol: HTMLTagName { @inlinable public static var openTag: StaticString { "<ol" }; @inlinable public static var closeTag: StaticString { "</ol>" } }
     /// The name of `<li>`.
-    public enum li: HTMLTagName { public static var openTag: StaticString { "<li" }; public static var closeTag: StaticString { "</li>" } }
+    public enum li: HTMLTagName { @inlinable public static var openTag: StaticString { "<li" }; @inlinable public static var closeTag: StaticString { "</li>" } }
     /// The name of `<dl>`.
-    public enum dl: HTMLTagName { public static var openTag: StaticString { "<dl" }; public static var closeTag: StaticString { "</dl>" } }
+    public enum dl: HTMLTagName { @inlinable public static var openTag: StaticString { "<dl" }; @inlinable public static var closeTag: StaticString { "</dl>" } }
     /// The name of `<dt>`.
-    public enum dt: HTMLTagName { public static var openTag: StaticString { "<dt" }; public static var closeTag: StaticString { "</dt>" } }
+    public enum dt: HTMLTagName { @inlinable public static var openTag: StaticString { "<dt" }; @inlinable public static var closeTag: StaticString { "</dt>" } }
     /// The name of `<dd>`.
-    public enum dd: HTMLTagName { public static var openTag: StaticString { "<dd" }; public static var closeTag: StaticString { "</dd>" } }
+    public enum dd: HTMLTagName { @inlinable public static var openTag: StaticString { "<dd" }; @inlinable public static var closeTag: StaticString { "</dd>" } }
     /// The name of `<table>`.
-    public enum table: HTMLTagName { public static var openTag: StaticString { "<table" }; public static var closeTag: StaticString { "</table>" } }
+    public enum table: HTMLTagName { @inlinable public static var openTag: StaticString { "<table" }; @inlinable public static var closeTag: StaticString { "</table>" } }
     /// The name of `<caption>`.
-    public enum caption: HTMLTagName { public static var openTag: StaticString { "<caption" }; public static var closeTag: StaticString { "</caption>" } }
+    public enum caption: HTMLTagName { @inlinable public static var openTag: StaticString { "<caption" }; @inlinable public static var closeTag: StaticString { "</caption>" } }
     /// The name of `<thead>`.
-    public enum thead: HTMLTagName { public static var openTag: StaticString { "<thead" }; public static var closeTag: StaticString { "</thead>" } }
+    public enum thead: HTMLTagName { @inlinable public static var openTag: StaticString { "<thead" }; @inlinable public static var closeTag: StaticString { "</thead>" } }
     /// The name of `<tbody>`.
-    public enum tbody: HTMLTagName { public static var openTag: StaticString { "<tbody" }; public static var closeTag: StaticString { "</tbody>" } }
+    public enum tbody: HTMLTagName { @inlinable public static var openTag: StaticString { "<tbody" }; @inlinable public static var closeTag: StaticString { "</tbody>" } }
     /// The name of `<tr>`.
-    public enum tr: HTMLTagName { public static var openTag: StaticString { "<tr" }; public static var closeTag: StaticString { "</tr>" } }
+    public enum tr: HTMLTagName { @inlinable public static var openTag: StaticString { "<tr" }; @inlinable public static var closeTag: StaticString { "</tr>" } }
     /// The name of `<th>`.
-    public enum th: HTMLTagName { public static var openTag: StaticString { "<th" }; public static var closeTag: StaticString { "</th>" } }
+    public enum th: HTMLTagName { @inlinable public static var openTag: StaticString { "<th" }; @inlinable public static var closeTag: StaticString { "</th>" } }
     /// The name of `<td>`.
-    public enum td: HTMLTagName { public static var openTag: StaticString { "<td" }; public static var closeTag: StaticString { "</td>" } }
+    public enum td: HTMLTagName { @inlinable public static var openTag: StaticString { "<td" }; @inlinable public static var closeTag: StaticString { "</td>" } }
     /// The name of `<form>`.
-    public enum form: HTMLTagName { public static var openTag: StaticString { "<form" }; public static var closeTag: StaticString { "</form>" } }
+    public enum form: HTMLTagName { @inlinable public static var openTag: StaticString { "<form" }; @inlinable public static var closeTag: StaticString { "</form>" } }
     /// The name of `<fieldset>`.
-    public enum fieldset: HTMLTagName { public static var openTag: StaticString { "<fieldset" }; public static var closeTag: StaticString { "</fieldset>" } }
+    public enum fieldset: HTMLTagName { @inlinable public static var openTag: StaticString { "<fieldset" }; @inlinable public static var closeTag: StaticString { "</fieldset>" } }
     /// The name of `<legend>`.
-    public enum legend: HTMLTagName { public static var openTag: StaticString { "<legend" }; public static var closeTag: StaticString { "</legend>" } }
+    public enum legend: HTMLTagName { @inlinable public static var openTag: StaticString { "<legend" }; @inlinable public static var closeTag: StaticString { "</legend>" } }
     /// The name of `<label>`.
-    public enum label: HTMLTagName { public static var openTag: StaticString { "<label" }; public static var closeTag: StaticString { "</label>" } }
+    public enum label: HTMLTagName { @inlinable public static var openTag: StaticString { "<label" }; @inlinable public static var closeTag: StaticString { "</label>" } }
     /// The name of `<button>`.
-    public enum button: HTMLTagName { public static var openTag: StaticString { "<button" }; public static var closeTag: StaticString { "</button>" } }
+    public enum button: HTMLTagName { @inlinable public static var openTag: StaticString { "<button" }; @inlinable public static var closeTag: StaticString { "</button>" } }
     /// The name of `<select>`.
-    public enum select: HTMLTagName { public static var openTag: StaticString { "<select" }; public static var closeTag: StaticString { "</select>" } }
+    public enum select: HTMLTagName { @inlinable public static var openTag: StaticString { "<select" }; @inlinable public static var closeTag: StaticString { "</select>" } }
     /// The name of `<option>`.
-    public enum option: HTMLTagName { public static var openTag: StaticString { "<option" }; public static var closeTag: StaticString { "</option>" } }
+    public enum option: HTMLTagName { @inlinable public static var openTag: StaticString { "<option" }; @inlinable public static var closeTag: StaticString { "</option>" } }
     /// The name of `<strong>`.
-    public enum strong: HTMLTagName { public static var openTag: StaticString { "<strong" }; public static var closeTag: StaticString { "</strong>" } }
+    public enum strong: HTMLTagName { @inlinable public static var openTag: StaticString { "<strong" }; @inlinable public static var closeTag: StaticString { "</strong>" } }
     /// The name of `<em>`.
-    public enum em: HTMLTagName { public static var openTag: StaticString { "<em" }; public static var closeTag: StaticString { "</em>" } }
+    public enum em: HTMLTagName { @inlinable public static var openTag: StaticString { "<em" }; @inlinable public static var closeTag: StaticString { "</em>" } }
     /// The name of `<small>`.
-    public enum small: HTMLTagName { public static var openTag: StaticString { "<small" }; public static var closeTag: StaticString { "</small>" } }
+    public enum small: HTMLTagName { @inlinable public static var openTag: StaticString { "<small" }; @inlinable public static var closeTag: StaticString { "</small>" } }
     /// The name of `<time>`.
-    public enum time: HTMLTagName { public static var openTag: StaticString { "<time" }; public static var closeTag: StaticString { "</time>" } }
+    public enum time: HTMLTagName { @inlinable public static var openTag: StaticString { "<time" }; @inlinable public static var closeTag: StaticString { "</time>" } }
     /// The name of `<abbr>`.
-    public enum abbr: HTMLTagName { public static var openTag: StaticString { "<abbr" }; public static var closeTag: StaticString { "</abbr>" } }
+    public enum abbr: HTMLTagName { @inlinable public static var openTag: StaticString { "<abbr" }; @inlinable public static var closeTag: StaticString { "</abbr>" } }
     /// The name of `<figure>`.
-    public enum figure: HTMLTagName { public static var openTag: StaticString { "<figure" }; public static var closeTag: StaticString { "</figure>" } }
+    public enum figure: HTMLTagName { @inlinable public static var openTag: StaticString { "<figure" }; @inlinable public static var closeTag: StaticString { "</figure>" } }
     /// The name of `<figcaption>`.
-    public enum figcaption: HTMLTagName { public static var openTag: StaticString { "<figcaption" }; public static var closeTag: StaticString { "</figcaption>" } }
+    public enum figcaption: HTMLTagName { @inlinable public static var openTag: StaticString { "<figcaption" }; @inlinable public static var closeTag: StaticString { "</figcaption>" } }
     /// The name of `<noscript>`.
-    public enum noscript: HTMLTagName { public static var openTag: StaticString { "<noscript" }; public static var closeTag: StaticString { "</noscript>" } }
+    public enum noscript: HTMLTagName { @inlinable public static var openTag: StaticString { "<noscript" }; @inlinable public static var closeTag: StaticString { "</noscript>" } }
     /// The name of `<template>`.
-    public enum template: HTMLTagName { public static var openTag: StaticString { "<template" }; public static var closeTag: StaticString { "</template>" } }
+    public enum template: HTMLTagName { @inlinable public static var openTag: StaticString { "<template" }; @inlinable public static var closeTag: StaticString { "</template>" } }
     /// The name of `<slot>`.
-    public enum slot: HTMLTagName { public static var openTag: StaticString { "<slot" }; public static var closeTag: StaticString { "</slot>" } }
+    public enum slot: HTMLTagName { @inlinable public static var openTag: StaticString { "<slot" }; @inlinable public static var closeTag: StaticString { "</slot>" } }
     /// The name of `<output>`.
-    public enum output: HTMLTagName { public static var openTag: StaticString { "<output" }; public static var closeTag: StaticString { "</output>" } }
+    public enum output: HTMLTagName { @inlinable public static var openTag: StaticString { "<output" }; @inlinable public static var closeTag: StaticString { "</output>" } }
     /// The name of `<svg>`.
-    public enum svg: HTMLTagName { public static var openTag: StaticString { "<svg" }; public static var closeTag: StaticString { "</svg>" } }
+    public enum svg: HTMLTagName { @inlinable public static var openTag: StaticString { "<svg" }; @inlinable public static var closeTag: StaticString { "</svg>" } }
     /// The name of `<polyline>`.
-    public enum polyline: HTMLTagName { public static var openTag: StaticString { "<polyline" }; public static var closeTag: StaticString { "</polyline>" } }
+    public enum polyline: HTMLTagName { @inlinable public static var openTag: StaticString { "<polyline" }; @inlinable public static var closeTag: StaticString { "</polyline>" } }
     /// The name of `<polygon>`.
-    public enum polygon: HTMLTagName { public static var openTag: StaticString { "<polygon" }; public static var closeTag: StaticString { "</polygon>" } }
+    public enum polygon: HTMLTagName { @inlinable public static var openTag: StaticString { "<polygon" }; @inlinable public static var closeTag: StaticString { "</polygon>" } }
     /// The name of `<circle>`.
-    public enum circle: HTMLTagName { public static var openTag: StaticString { "<circle" }; public static var closeTag: StaticString { "</circle>" } }
+    public enum circle: HTMLTagName { @inlinable public static var openTag: StaticString { "<circle" }; @inlinable public static var closeTag: StaticString { "</circle>" } }
     /// The name of `<line>`.
-    public enum line: HTMLTagName { public static var openTag: StaticString { "<line" }; public static var closeTag: StaticString { "</line>" } }
+    public enum line: HTMLTagName { @inlinable public static var openTag: StaticString { "<line" }; @inlinable public static var closeTag: StaticString { "</line>" } }
     /// The name of `<path>`.
-    public enum path: HTMLTagName { public static var openTag: StaticString { "<path" }; public static var closeTag: StaticString { "</path>" } }
+    public enum path: HTMLTagName { @inlinable public static var openTag: StaticString { "<path" }; @inlinable public static var closeTag: StaticString { "</path>" } }
     /// The name of `<text>`.
-    public enum text: HTMLTagName { public static var openTag: StaticString { "<text" }; public static var closeTag: StaticString { "</text>" } }
+    public enum text: HTMLTagName { @inlinable public static var openTag: StaticString { "<text" }; @inlinable public static var closeTag: StaticString { "</text>" } }
     /// The name of `<desc>`.
-    public enum desc: HTMLTagName { public static var openTag: StaticString { "<desc" }; public static var closeTag: StaticString { "</desc>" } }
+    public enum desc: HTMLTagName { @inlinable public static var openTag: StaticString { "<desc" }; @inlinable public static var closeTag: StaticString { "</desc>" } }
     /// The name of `<g>`.
-    public enum g: HTMLTagName { public static var openTag: StaticString { "<g" }; public static var closeTag: StaticString { "</g>" } }
+    public enum g: HTMLTagName { @inlinable public static var openTag: StaticString { "<g" }; @inlinable public static var closeTag: StaticString { "</g>" } }
     /// The name of `<meta>`.
-    public enum meta: HTMLTagName { public static var openTag: StaticString { "<meta" }; public static var closeTag: StaticString { "</meta>" } }
+    public enum meta: HTMLTagName { @inlinable public static var openTag: StaticString { "<meta" }; @inlinable public static var closeTag: StaticString { "</meta>" } }
     /// The name of `<link>`.
-    public enum link: HTMLTagName { public static var openTag: StaticString { "<link" }; public static var closeTag: StaticString { "</link>" } }
+    public enum link: HTMLTagName { @inlinable public static var openTag: StaticString { "<link" }; @inlinable public static var closeTag: StaticString { "</link>" } }
     /// The name of `<input>`.
-    public enum input: HTMLTagName { public static var openTag: StaticString { "<input" }; public static var closeTag: StaticString { "</input>" } }
+    public enum input: HTMLTagName { @inlinable public static var openTag: StaticString { "<input" }; @inlinable public static var closeTag: StaticString { "</input>" } }
     /// The name of `<br>`.
-    public enum br: HTMLTagName { public static var openTag: StaticString { "<br" }; public static var closeTag: StaticString { "</br>" } }
+    public enum br: HTMLTagName { @inlinable public static var openTag: StaticString { "<br" }; @inlinable public static var closeTag: StaticString { "</br>" } }
     /// The name of `<hr>`.
-    public enum hr: HTMLTagName { public static var openTag: StaticString { "<hr" }; public static var closeTag: StaticString { "</hr>" } }
+    public enum hr: HTMLTagName { @inlinable public static var openTag: StaticString { "<hr" }; @inlinable public static var closeTag: StaticString { "</hr>" } }
     /// The name of `<img>`.
-    public enum img: HTMLTagName { public static var openTag: StaticString { "<img" }; public static var closeTag: StaticString { "</img>" } }
+    public enum img: HTMLTagName { @inlinable public static var openTag: StaticString { "<img" }; @inlinable public static var closeTag: StaticString { "</img>" } }
 }
 
 /// `<progress>`: how far a task has got.

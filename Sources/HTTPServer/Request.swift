@@ -38,11 +38,13 @@ public struct Request: Sendable {
     /// - Throws: a 400 `HTTPError` when the path or query is malformed.
     public init(method: HTTPMethod, target: String, headers: HTTPHeaders = [:], body: [UInt8] = []) throws(HTTPError) {
         // Found among the bytes: a search by Character walks grapheme by grapheme, one through the
-        // UTF-8 view index by index.
+        // UTF-8 view index by index; the leading `/` too (a substring's `hasPrefix` compared
+        // Characters: 960 instructions a request).
         var bytes = target
-        let questionMark = bytes.withUTF8 { $0.firstIndex(of: UInt8(ascii: "?")) }.map { target.utf8.index(target.utf8.startIndex, offsetBy: $0) }
+        let (questionMarkOffset, startsWithSlash) = bytes.withUTF8 { ($0.firstIndex(of: UInt8(ascii: "?")), $0.first == UInt8(ascii: "/")) }
+        let questionMark = questionMarkOffset.map { target.utf8.index(target.utf8.startIndex, offsetBy: $0) }
         let rawPath = target[..<(questionMark ?? target.endIndex)]
-        guard rawPath.hasPrefix("/"), let path = PercentDecoding.decode(rawPath, plusIsSpace: false) else {
+        guard startsWithSlash, let path = PercentDecoding.decode(rawPath, plusIsSpace: false) else {
             throw HTTPError(.badRequest, "The request path is malformed.")
         }
         var query: [QueryItem] = []

@@ -121,13 +121,14 @@ public struct Router: Responder {
     public func reply(to request: Request) -> Reply {
         switch resolve(request) {
         case .route(.immediate(let handler), let routed, let pattern):
-            return .now(labelled(answering(routed) { try handler(routed) }, pattern))
+            return .now(Self.labelled(answering(routed) { try handler(routed) }, pattern))
         case .route(.async(let handler), let routed, let pattern):
-            return .later { [self] in
+            // Only what an error needs is captured: a copy of the whole router cost a dozen retains a request.
+            return .later { [errorResponder, logger] in
                 do {
-                    return labelled(try await handler(routed), pattern)
+                    return Self.labelled(try await handler(routed), pattern)
                 } catch {
-                    return labelled(errorResponse(error, for: routed), pattern)
+                    return Self.labelled(Self.errorResponse(error, for: routed, answeredBy: errorResponder, logger: logger), pattern)
                 }
             }
         case .answered(let response):
@@ -135,8 +136,8 @@ public struct Router: Responder {
         }
     }
 
-    private func labelled(_ response: Response, _ route: String) -> Response {
-        var response = response
+    /// The response, moved rather than copied, with the route that answered.
+    private static func labelled(_ response: consuming Response, _ route: String) -> Response {
         response.route = route
         return response
     }
@@ -159,14 +160,14 @@ public struct Router: Responder {
     private func resolve(_ request: Request) -> Resolution {
         if let (route, parameters) = match(request.path) {
             guard let action = route.action(for: request.method) else {
-                return .answered(labelled(methodNotAllowed(request, allowed: route.allowed), route.pattern))
+                return .answered(Self.labelled(methodNotAllowed(request, allowed: route.allowed), route.pattern))
             }
             var routed = request
             routed.parameters = parameters
             return .route(action, routed, pattern: route.pattern)
         }
         if let response = staticFiles?.response(for: request) {
-            return .answered(labelled(request.method.isRead ? response : methodNotAllowed(request, allowed: ["GET", "HEAD"]), "static"))
+            return .answered(Self.labelled(request.method.isRead ? response : methodNotAllowed(request, allowed: ["GET", "HEAD"]), "static"))
         }
         return .answered(errorResponder(HTTPError(.notFound, "Nothing is at \(request.path)."), request))
     }
@@ -192,6 +193,12 @@ public struct Router: Responder {
 
     /// An `HTTPError` is answered as itself; anything else is logged and hidden behind a 500.
     func errorResponse(_ error: any Error, for request: Request) -> Response {
+        Self.errorResponse(error, for: request, answeredBy: errorResponder, logger: logger)
+    }
+
+    private static func errorResponse(
+        _ error: any Error, for request: Request, answeredBy errorResponder: (HTTPError, Request) -> Response, logger: Logger
+    ) -> Response {
         if let error = error as? HTTPError {
             var response = errorResponder(error, request)
             for (name, value) in error.headers { response.headers[name] = value }

@@ -17,7 +17,7 @@ public struct HTMLAttribute: Sendable {
         String(prefix.dropFirst().prefix { $0 != "=" })
     }
 
-    @inlinable
+    @inlinable @inline(__always)
     func render(into html: inout HTMLWriter) {
         html.writeRaw(prefix)
         if let value {

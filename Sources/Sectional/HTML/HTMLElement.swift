@@ -22,28 +22,44 @@ public protocol HTMLTagName {
 /// Written through the tag aliases: `div(.class("card")) { "text" }`.
 public struct HTMLElement<Tag: HTMLTagName, Content: HTML>: HTML {
     /// The attributes, in the order written.
-    public let attributes: [HTMLAttribute]
+    public var attributes: [HTMLAttribute] { (only.map { [$0] } ?? []) + listed }
     /// What goes between the start and end tags.
     public let content: Content
+    /// An element's one attribute, kept without an array: most elements
+    /// with attributes have one, and its value is often chosen at run time,
+    /// when the array the call makes is an allocation a render.
+    @usableFromInline let only: HTMLAttribute?
+    @usableFromInline let listed: [HTMLAttribute]
 
-    /// An element with the attributes listed and the content built: `div(.class("card")) { … }`.
+    /// An element with one attribute and the content built: `div(.class("card")) { … }`.
+    @inlinable
+    public init(_ attribute: HTMLAttribute, @HTMLBuilder content: () -> Content) {
+        only = attribute
+        listed = []
+        self.content = content()
+    }
+
+    /// An element with the attributes listed and the content built: `a(.href(url), .class("card")) { … }`.
     @inlinable
     public init(_ attributes: HTMLAttribute..., @HTMLBuilder content: () -> Content) {
-        self.attributes = attributes
+        only = nil
+        listed = attributes
         self.content = content()
     }
 
     /// An element whose attributes are chosen at run time, as an array.
     @inlinable
     public init(attributes: [HTMLAttribute], @HTMLBuilder content: () -> Content) {
-        self.attributes = attributes
+        only = nil
+        listed = attributes
         self.content = content()
     }
 
     @inlinable
     public func render(into html: inout HTMLWriter) {
         html.writeRaw(Tag.openTag)
-        for attribute in attributes { attribute.render(into: &html) }
+        only?.render(into: &html)
+        for attribute in listed { attribute.render(into: &html) }
         html.writeRaw(">")
         content.render(into: &html)
         html.writeRaw(Tag.closeTag)

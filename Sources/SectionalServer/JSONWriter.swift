@@ -36,7 +36,9 @@ struct JSONWriter: ~Copyable {
         needsComma = true
     }
 
-    /// `"key":`, then the value the next call writes.
+    /// `"key":`, then the value the next call writes. Inlined, so that the
+    /// key is copied at a length known when compiling.
+    @inline(__always)
     mutating func key(_ key: StaticString) {
         separate()
         output.append("\"")

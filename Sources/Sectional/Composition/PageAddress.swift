@@ -33,6 +33,8 @@ public struct PageAddress: Sendable, Equatable {
 
     /// The page's URL showing `plan`.
     public func url(for plan: CompositionPlan) -> String {
+        // A bare visit's URL is the path itself: no buffer, no new string.
+        if context.isEmpty && Self.isBase(plan.sectionIDs, plan.baseIDs) { return path }
         var url = ByteWriter(capacity: 128)
         appendURL(showing: plan.sectionIDs, base: plan.baseIDs, to: &url)
         return url.withBytes { String(decoding: $0, as: UTF8.self) }

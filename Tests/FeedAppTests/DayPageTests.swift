@@ -117,6 +117,23 @@ struct DayTests {
         #expect(Day(2024, 3, 1).adding(days: -1) == Day(2024, 2, 29))
     }
 
+    @Test("Every date from year 1 to 9999 prints as YYYY-MM-DD and parses back to itself")
+    func printing() {
+        // A step prime to every month length, so each day of the month and each month come round.
+        var day = Day(1, 1, 1)
+        while day <= Day(9999, 12, 31) {
+            let text = day.description
+            #expect(text.utf8.count == 10 && Day(iso: text) == day, "\(text)")
+            #expect(text == [padded(day.year, 4), padded(day.month, 2), padded(day.day, 2)].joined(separator: "-"))
+            day = day.adding(days: 997)
+        }
+        #expect(Day(2026, 11, 3).shortMonthName == "Nov")
+    }
+
+    private func padded(_ number: Int, _ width: Int) -> String {
+        String(repeating: "0", count: max(0, width - String(number).count)) + String(number)
+    }
+
     @Test("Stepping past the supported years never traps; the result does not parse back")
     func edgesOfTime() {
         let after = Day(9999, 12, 31).adding(days: 7)

@@ -21,16 +21,19 @@ final class CheckupSection: SectionController, CatalogSection {
 
     override func render(into html: inout HTMLWriter) {
         if answers.count == quiz.questions.count { renderResult(into: &html) }
+        // ForEach, not `for`: a loop builds every question's markup into an array first.
         form(.class("checkup"), .method("get"), .action(formAction)) {
-            for (name, value) in hiddenItems { input(.type("hidden"), .name(name), .value(value)) }
-            for question in quiz.questions {
+            ForEach(hiddenItems) { item in input(.type("hidden"), .name(item.name), .value(item.value)) }
+            ForEach(quiz.questions) { question in
+                let fieldID = "checkup-" + question.id
+                let chosen = self.answers[question.id]
                 div(.class("question")) {
-                    label(.labelFor("checkup-" + question.id)) { question.text }
-                    select(.id("checkup-" + question.id), .name("checkup")) {
+                    label(.labelFor(fieldID)) { question.text }
+                    select(.id(fieldID), .name("checkup")) {
                         option(.value("")) { "Choose…" }
-                        for choice in question.choices {
+                        ForEach(question.choices) { choice in
                             let value = question.id + ":" + choice.id
-                            if answers[question.id] == choice.id {
+                            if chosen == choice.id {
                                 option(.value(value), .selected) { choice.label }
                             } else {
                                 option(.value(value)) { choice.label }

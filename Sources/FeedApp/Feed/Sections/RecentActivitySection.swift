@@ -27,7 +27,11 @@ final class RecentActivitySection: SectionController, CatalogSection {
                 ForEach(transactions) { transaction in
                     tr {
                         td(.class("date")) {
-                            time(.datetime(transaction.date.description)) { "\(transaction.date.monthName.prefix(3)) \(transaction.date.day)" }
+                            time(.datetime(transaction.date.description)) {
+                                transaction.date.shortMonthName
+                                " "
+                                transaction.date.day
+                            }
                         }
                         td { transaction.merchant }
                         td(.class(transaction.amount.isNegative ? "amount" : "amount positive")) { transaction.amount }

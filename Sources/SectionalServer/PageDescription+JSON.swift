@@ -15,7 +15,7 @@ extension PageDescription {
             json.array(absent) { json, id in
                 json.object { json in
                     json.key("add")
-                    json.string { address.appendURL(showing: shown + CollectionOfOne(id), base: plan.baseIDs, to: &$0) }
+                    json.string { address.appendURL(showing: plan.sectionIDs(adding: id), base: plan.baseIDs, to: &$0) }
                     json.key("id")
                     json.string(id.rawValue)
                     json.key("title")
@@ -37,7 +37,7 @@ extension PageDescription {
                     json.key("position")
                     json.integer(index + 1)
                     json.key("remove")
-                    json.string { address.appendURL(showing: shown.lazy.filter { $0 != id }, base: plan.baseIDs, to: &$0) }
+                    json.string { address.appendURL(showing: plan.sectionIDs(removing: id), base: plan.baseIDs, to: &$0) }
                     if let report {
                         json.key("status")
                         json.string(report.outcome(of: id)?.status.name ?? "ok")

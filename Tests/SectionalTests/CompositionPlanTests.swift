@@ -139,4 +139,17 @@ struct CompositionPlanTests {
         let everything = try CompositionPlan(catalog: feedCatalog, query: query(("add", "checkup,recent-activity")))
         #expect(everything.absentIDs.isEmpty)
     }
+
+    /// The views an add or remove link is written from hold exactly what the plan with the change shows.
+    @Test func idsWithOneMoreOrOneFewerAreThoseOfTheChangedPlan() throws {
+        let plan = try CompositionPlan(catalog: feedCatalog, query: query(("sections", "balances,alerts,credit-score")))
+        for id in plan.sectionIDs + ["checkup"] {
+            #expect(Array(plan.sectionIDs(removing: id)) == plan.removing(id).sectionIDs, "without \(id)")
+            #expect(plan.sectionIDs(removing: id).count == plan.removing(id).sectionIDs.count)
+        }
+        #expect(Array(plan.sectionIDs(adding: "checkup")) == plan.adding("checkup").sectionIDs)
+        let empty = try CompositionPlan(catalog: feedCatalog, query: query(("sections", "")))
+        #expect(Array(empty.sectionIDs(adding: "alerts")) == ["alerts"])
+        #expect(empty.sectionIDs(removing: "alerts").isEmpty)
+    }
 }

@@ -150,7 +150,7 @@ open class StackPageController: SectionController {
         html.writeRaw("</h2>")
         if let plan, let address {
             html.writeRaw(#"<a class="section-remove" href=""#)
-            address.writeURL(showing: plan.sectionIDs.lazy.filter { $0 != child.id }, base: plan.baseIDs, into: &html)
+            address.writeURL(showing: plan.sectionIDs(removing: child.id), base: plan.baseIDs, into: &html)
             html.writeRaw(#"" data-section-action="remove" aria-label="Remove "#)
             html.writeEscaped(child.title)
             html.writeRaw(#"">Remove</a>"#)
@@ -169,7 +169,7 @@ open class StackPageController: SectionController {
         html.writeRaw(#"<nav class="section-picker" aria-label="Add sections"><h2>Add a section</h2><ul>"#)
         for id in absent {
             html.writeRaw(#"<li><a href=""#)
-            address.writeURL(showing: IDsWithOneMore(plan.sectionIDs, id), base: plan.baseIDs, into: &html)
+            address.writeURL(showing: plan.sectionIDs(adding: id), base: plan.baseIDs, into: &html)
             html.writeRaw(#"" data-section-action="add" data-section=""#)
             html.writeEscaped(id.rawValue)
             html.writeRaw(#"">+ "#)
@@ -188,22 +188,6 @@ public enum StackLayout: Sendable, Equatable {
     /// order, so cards can arrive in any order; the shadow tree links
     /// `stylesheets` for the frame around the slots.
     case slots(stylesheets: [String])
-}
-
-/// Ids with one more after them, with no array made: an add link's
-/// composition (`ids + CollectionOfOne(id)` cost an allocation a link).
-struct IDsWithOneMore: RandomAccessCollection {
-    let ids: [SectionID]
-    let last: SectionID
-
-    init(_ ids: [SectionID], _ last: SectionID) {
-        self.ids = ids
-        self.last = last
-    }
-
-    var startIndex: Int { 0 }
-    var endIndex: Int { ids.count + 1 }
-    subscript(position: Int) -> SectionID { position < ids.count ? ids[position] : last }
 }
 
 /// A card not yet rendered: its section was still loading when the page

@@ -64,7 +64,10 @@ public struct PageAddress: Sendable, Equatable {
     /// Whether `ids` is the base layout. Counted first: a link that adds or
     /// removes a section differs from the base in length.
     private static func isBase(_ ids: some Collection<SectionID>, _ base: [SectionID]) -> Bool {
-        ids.count == base.count && ids.elementsEqual(base)
+        // A plan's own list is often its base, the very same storage, which `==` sees at once
+        // (the cast is resolved when the function is specialised).
+        if let ids = ids as? [SectionID] { return ids == base }
+        return ids.count == base.count && ids.elementsEqual(base)
     }
 
     /// Writes the URL of the page showing `ids` into an attribute value:

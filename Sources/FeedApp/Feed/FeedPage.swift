@@ -99,7 +99,7 @@ final class FeedPageController: StackPageController {
             if !plan.isDefault {
                 PostForm(
                     action: FeedWrites.saveLayoutPath, token: forms.token(for: FeedWrites.saveLayoutPath),
-                    hidden: [("sections", plan.sectionIDs.map(\.rawValue).joined(separator: ","))], label: "Save this layout")
+                    hidden: ("sections", plan.sectionIDs.map(\.rawValue).joined(separator: ",")), label: "Save this layout")
             }
             if hasSavedLayout {
                 PostForm(

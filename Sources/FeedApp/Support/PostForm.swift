@@ -1,13 +1,15 @@
 import Sectional
 import SectionalSecurity
 
-/// A form of one button that writes: it posts its hidden fields and its
+/// A form of one button that writes: it posts its hidden field and its
 /// token to `action`. With `refreshes`, the page script posts it in place
 /// and refreshes that section instead of loading the page again.
 struct PostForm: HTML {
     var action: String
     var token: FormToken
-    var hidden: [(name: String, value: String)] = []
+    /// The one field the form carries besides its token, if any (none has
+    /// more: kept without an array, which was an allocation a form).
+    var hidden: (name: String, value: String)?
     var label: String
     /// What a screen reader says for the button, when the label alone is ambiguous.
     var accessibleLabel: String?
@@ -23,9 +25,9 @@ struct PostForm: HTML {
         html.writeRaw(#"><input type="hidden" name="token" value=""#)
         token.withHex { html.writeRaw($0) }
         html.writeRaw(#"">"#)
-        for field in hidden {
-            html.writeAttribute(#"<input type="hidden" name=""#, field.name)
-            html.writeAttribute(#" value=""#, field.value)
+        if let hidden {
+            html.writeAttribute(#"<input type="hidden" name=""#, hidden.name)
+            html.writeAttribute(#" value=""#, hidden.value)
             html.writeRaw(">")
         }
         html.writeRaw(#"<button type="submit""#)

@@ -67,7 +67,7 @@ final class AlertsSection: SectionController, CatalogSection {
     /// A one-button form that posts with its token and the way back, refreshing this section in place with script.
     private func writeForm(action: String, label: String, accessibleLabel: String?) -> PostForm {
         PostForm(
-            action: action, token: forms.token(for: action), hidden: [("back", back)], label: label, accessibleLabel: accessibleLabel,
+            action: action, token: forms.token(for: action), hidden: ("back", back), label: label, accessibleLabel: accessibleLabel,
             refreshes: Self.id, cssClass: "alert-action")
     }
 }

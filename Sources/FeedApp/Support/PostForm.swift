@@ -11,8 +11,9 @@ struct PostForm: HTML {
     /// more: kept without an array, which was an allocation a form).
     var hidden: (name: String, value: String)?
     var label: String
-    /// What a screen reader says for the button, when the label alone is ambiguous.
-    var accessibleLabel: String?
+    /// What the button acts on, when the label alone is ambiguous: a screen
+    /// reader says the label, then this ("Dismiss Payment due tomorrow").
+    var labelObject: String?
     var refreshes: SectionID?
     var cssClass = "post-form"
 
@@ -31,7 +32,13 @@ struct PostForm: HTML {
             html.writeRaw(">")
         }
         html.writeRaw(#"<button type="submit""#)
-        if let accessibleLabel { html.writeAttribute(#" aria-label=""#, accessibleLabel) }
+        if let labelObject {
+            html.writeRaw(#" aria-label=""#)
+            html.writeEscaped(label)
+            html.writeRaw(" ")
+            html.writeEscaped(labelObject)
+            html.writeRaw("\"")
+        }
         html.writeRaw(">")
         html.writeEscaped(label)
         html.writeRaw("</button></form>")

@@ -51,7 +51,7 @@ final class AlertsSection: SectionController, CatalogSection {
                             strong { alert.title }
                             p { alert.text }
                         }
-                        self.writeForm(action: FeedWrites.dismissAction(of: alert.id), label: "Dismiss", accessibleLabel: "Dismiss " + alert.title)
+                        self.writeForm(action: FeedWrites.dismissAction(of: alert.id), label: "Dismiss", labelObject: alert.title)
                     }
                 }
             }.render(into: &html)
@@ -59,15 +59,15 @@ final class AlertsSection: SectionController, CatalogSection {
         if dismissedCount > 0 {
             writeForm(
                 action: "/feed/alerts/restore", label: dismissedCount == 1 ? "Show 1 dismissed alert" : "Show \(dismissedCount) dismissed alerts",
-                accessibleLabel: nil
+                labelObject: nil
             ).render(into: &html)
         }
     }
 
     /// A one-button form that posts with its token and the way back, refreshing this section in place with script.
-    private func writeForm(action: String, label: String, accessibleLabel: String?) -> PostForm {
+    private func writeForm(action: String, label: String, labelObject: String?) -> PostForm {
         PostForm(
-            action: action, token: forms.token(for: action), hidden: ("back", back), label: label, accessibleLabel: accessibleLabel,
+            action: action, token: forms.token(for: action), hidden: ("back", back), label: label, labelObject: labelObject,
             refreshes: Self.id, cssClass: "alert-action")
     }
 }

@@ -17,8 +17,11 @@ public struct SectionIDsAdding: RandomAccessCollection, Sendable {
     let ids: [SectionID]
     let last: SectionID
 
+    /// The first position, 0.
     public var startIndex: Int { 0 }
+    /// One past the added id.
     public var endIndex: Int { ids.count + 1 }
+    /// The id at `position`: the plan's, then the added one.
     public subscript(position: Int) -> SectionID { position < ids.count ? ids[position] : last }
 }
 
@@ -27,8 +30,11 @@ public struct SectionIDsRemoving: RandomAccessCollection, Sendable {
     let ids: [SectionID]
     let removed: Int?
 
+    /// The first position, 0.
     public var startIndex: Int { 0 }
+    /// One past the last id kept.
     public var endIndex: Int { removed == nil ? ids.count : ids.count - 1 }
+    /// The id at `position`, counted with the removed one left out.
     public subscript(position: Int) -> SectionID {
         guard let removed, position >= removed else { return ids[position] }
         return ids[position + 1]

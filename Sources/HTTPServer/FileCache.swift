@@ -1,7 +1,7 @@
 import Synchronization
 
 /// The bytes of small static files, by URL path, so that serving one costs a
-/// `stat` instead of resolving the path and opening the file.
+/// lookup (and now and then a `stat`) instead of resolving the path and opening the file.
 final class FileCache: Sendable {
     struct Entry: Sendable {
         var file: StaticFiles.ResolvedFile
@@ -9,6 +9,8 @@ final class FileCache: Sendable {
         var bytes: [UInt8]?
         /// The 200 answer, headers and all, built once for libmicrohttpd; made on first use.
         var answer: Response?
+        /// When the file on disk was last found unchanged.
+        var checkedAt: ContinuousClock.Instant
     }
 
     /// Larger files are sent with `sendfile` instead.
@@ -26,6 +28,13 @@ final class FileCache: Sendable {
     func attach(_ answer: Response, for urlPath: String, file: StaticFiles.ResolvedFile) {
         entries.withLock { entries in
             if entries[urlPath]?.file == file { entries[urlPath]?.answer = answer }
+        }
+    }
+
+    /// Notes that the file was found unchanged at `instant`, if the entry still describes it.
+    func markChecked(_ urlPath: String, file: StaticFiles.ResolvedFile, at instant: ContinuousClock.Instant) {
+        entries.withLock { entries in
+            if entries[urlPath]?.file == file { entries[urlPath]?.checkedAt = instant }
         }
     }
 

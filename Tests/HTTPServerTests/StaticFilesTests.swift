@@ -12,7 +12,10 @@ import Testing
 
     init() throws {
         site = try TemporarySite()
-        files = try StaticFiles(directory: site.publicDirectory)
+        var files = try StaticFiles(directory: site.publicDirectory)
+        // Every request asks the disk, so that a test's edit shows at once (the interval has its own test).
+        files.revalidationInterval = .zero
+        self.files = files
     }
 
     func response(_ target: String, method: HTTPMethod = .get, headers: HTTPHeaders = [:]) throws -> Response? {
@@ -122,6 +125,21 @@ import Testing
         #expect(after.headers["ETag"] != before)
         let revalidated = try #require(try response("/notes.txt", headers: ["If-None-Match": before]))
         #expect(revalidated.status == .ok)
+    }
+
+    /// Within the revalidation interval a file is answered from memory, without asking the disk;
+    /// past it, the change shows.
+    @Test func aChangeShowsOnceTheRevalidationIntervalHasPassed() async throws {
+        var files = files
+        files.revalidationInterval = .milliseconds(300)
+        let request = try Request(method: .get, target: "/notes.txt")
+        let before = try #require(files.response(for: request))
+        try site.write("notes, now longer than before\n", to: "public/notes.txt")
+        #expect(files.response(for: request)?.headers["ETag"] == before.headers["ETag"], "served from memory within the interval")
+        try await Task.sleep(for: .milliseconds(400))
+        let after = try #require(files.response(for: request))
+        #expect(after.headers["ETag"] != before.headers["ETag"])
+        #expect(after.bodyBytes == Array("notes, now longer than before\n".utf8))
     }
 
     @Test(arguments: [

@@ -20,7 +20,9 @@ plain C per request (Benchmarks/reference.c).
     smaller: the run stops).
  3. Memory: resident size (VmRSS) of each server after a warm-up of WARMUP
     seconds, and again after MEMORY_REQUESTS more requests (all routes in
-    turn), sampled after every wrk run of up to 10 s.
+    turn), sampled after every wrk run of up to 10 s, each time once the
+    run's connections are closed (their buffers are memory of the load, not
+    of the server at rest).
  4. Throughput and CPU: for each route, RUNS runs of `wrk -t1 -c64` of
     DURATION seconds per server, the two servers taking turns (ABBA order);
     per server the median requests/s, p50 and p99, and the server's CPU time
@@ -283,12 +285,13 @@ def ratio(a: float, b: float, digits: int = 3) -> float:
 # --- 3. warm-up and memory --------------------------------------------------------------
 
 
-def load_requests(settings: Settings, contender: Contender, routes: list[str]) -> dict:
+def load_requests(settings: Settings, contender: Contender, routes: list[str], idle: int) -> dict:
     """Sends at least MEMORY_REQUESTS requests over all routes in turn, in
-    wrk runs of up to 10 s, reading VmRSS after each. Returns the samples
+    wrk runs of up to 10 s, reading VmRSS after each once its connections
+    are closed (`idle`: the server's descriptors before any load). Returns the samples
     ([requests so far, kB]), the requests sent and the context switches."""
     pid, port = contender.server.pid, contender.server.port
-    samples = [[0, harness.rss_kb(pid)]]
+    samples = [[0, harness.rss_at_rest_kb(pid, idle)]]
     switches = harness.context_switches(pid)
     sent, duration = 0, 1
     while sent < settings.memory_requests:
@@ -298,7 +301,7 @@ def load_requests(settings: Settings, contender: Contender, routes: list[str]) -
             say(f"warning: {harness.wrk_errors(fields)} errors during the memory run on {contender.server.name}")
         check_answer_size(fields, contender.answer_size, f"the memory run on {contender.server.name}")
         sent += fields["requests"]
-        samples.append([sent, harness.rss_kb(pid)])
+        samples.append([sent, harness.rss_at_rest_kb(pid, idle)])
         # Long enough for the rest at this run's rate, at most 10 s.
         rate = fields["requests"] / duration
         duration = min(10, max(1, -(-(settings.memory_requests - sent) // rate))) if rate else 10
@@ -306,19 +309,22 @@ def load_requests(settings: Settings, contender: Contender, routes: list[str]) -
 
 
 def memory_phase(settings: Settings, contenders: list[Contender]) -> dict:
+    # Each server's open descriptors before any load: memory is read once a load's connections are closed again.
+    idle = {contender.key: harness.descriptors(contender.server.pid) for contender in contenders}
     say(f"warming up: {settings.warmup}s per server over all routes")
     for contender in contenders:
         harness.wrk(contender.server.port, settings.warmup, "mixed.lua", "/", ROUTES, cookie=contender.cookie,
                     connections=settings.connections)
-    warm = {contender.key: harness.rss_kb(contender.server.pid) for contender in contenders}
+    warm = {contender.key: harness.rss_at_rest_kb(contender.server.pid, idle[contender.key]) for contender in contenders}
     say(f"memory: {settings.memory_requests:,} requests to each server")
     memory = {}
     for contender in contenders:
-        load = load_requests(settings, contender, ROUTES)
-        after = harness.rss_kb(contender.server.pid)
+        load = load_requests(settings, contender, ROUTES, idle[contender.key])
+        after = harness.rss_at_rest_kb(contender.server.pid, idle[contender.key])
         memory[contender.key] = {"rss_after_warmup": warm[contender.key], "rss_after_requests": after,
                                  "growth": after - warm[contender.key], "requests": load["requests"],
-                                 "context_switches": load["switches"], "rss_by_requests": load["samples"]}
+                                 "context_switches": load["switches"], "rss_by_requests": load["samples"],
+                                 "idle_descriptors": idle[contender.key]}
         say(f"  {contender.server.name}: {warm[contender.key]:,} kB after warm-up, {after:,} kB after "
             f"{load['requests']:,} requests")
     return memory
@@ -791,9 +797,9 @@ def run() -> int:
         memory = memory_phase(settings, contenders)
         throughput = throughput_phase(settings, *contenders, answers)
         memory["feed_server"]["peak_rss_at_end"] = harness.hwm_kb(feed.pid)
-        memory["feed_server"]["rss_after_load_runs"] = max(harness.rss_kb(feed.pid),
-                                                           memory["feed_server"]["rss_after_requests"])
-        memory["ceiling"]["rss_after_load_runs"] = harness.rss_kb(ceiling.pid)
+        memory["feed_server"]["rss_after_load_runs"] = max(
+            harness.rss_at_rest_kb(feed.pid, memory["feed_server"]["idle_descriptors"]), memory["feed_server"]["rss_after_requests"])
+        memory["ceiling"]["rss_after_load_runs"] = harness.rss_at_rest_kb(ceiling.pid, memory["ceiling"]["idle_descriptors"])
         feed.stop()
         ceiling.stop()
         sqlite = sqlite_phase(settings, feed_binary)

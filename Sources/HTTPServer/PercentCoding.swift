@@ -3,8 +3,9 @@
 enum PercentDecoding {
     static func decode(_ input: Substring, plusIsSpace: Bool) -> String? {
         let utf8 = input.utf8
-        let isEncoded = { (byte: UInt8) in byte == UInt8(ascii: "%") || (plusIsSpace && byte == UInt8(ascii: "+")) }
-        // Most paths and values have nothing to decode; tested on the bytes, not through the UTF-8 view.
+        // Most paths and values have nothing to decode; tested on the bytes, not through the UTF-8 view
+        // (and with no closure kept for the test, which was an allocation a request).
+        func isEncoded(_ byte: UInt8) -> Bool { byte == UInt8(ascii: "%") || (plusIsSpace && byte == UInt8(ascii: "+")) }
         guard utf8.withContiguousStorageIfAvailable({ $0.contains(where: isEncoded) }) ?? utf8.contains(where: isEncoded) else {
             return String(input)
         }

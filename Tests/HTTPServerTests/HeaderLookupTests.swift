@@ -23,4 +23,26 @@ struct HeaderLookupTests {
             #expect(headers[sent] == "v")
         }
     }
+
+    /// The word-at-a-time test for control bytes in a field value finds each one
+    /// at every place of values up to 40 bytes, and nothing else (a tab, DEL's
+    /// neighbours, UTF-8 and the bytes just above the controls pass).
+    @Test func controlBytesAreFoundAnywhereInAValue() {
+        func isControl(_ byte: UInt8) -> Bool { (byte < 0x20 && byte != 0x09) || byte == 0x7F }
+        for length in 1...40 {
+            for position in 0..<length {
+                for byte in UInt8.min...UInt8.max {
+                    var value = [UInt8](repeating: UInt8(ascii: "a"), count: length)
+                    value[position] = byte
+                    let found = value.withUnsafeBufferPointer { RequestFraming.holdsControlByte($0) }
+                    if found != isControl(byte) {
+                        Issue.record("byte \(byte) at \(position) of \(length): found \(found)")
+                    }
+                }
+            }
+        }
+        let mixed = Array("\tcafé ~ \u{7E} !".utf8) + [0x20, 0x80, 0xFF, 0x7E]
+        #expect(!mixed.withUnsafeBufferPointer { RequestFraming.holdsControlByte($0) })
+        #expect(![UInt8]().withUnsafeBufferPointer { RequestFraming.holdsControlByte($0) })
+    }
 }

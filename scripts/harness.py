@@ -215,12 +215,19 @@ def descriptors(pid: int) -> int:
 
 def rss_at_rest_kb(pid: int, idle_descriptors: int, timeout: float = 3.0) -> int:
     """Resident memory once the process has closed the connections of a load
-    that just ended (at most `idle_descriptors` open, or `timeout` seconds):
-    read the moment wrk exits, up to 64 connection buffers of 36 KiB each are
+    that just ended: at most `idle_descriptors` open, or as many for a quarter
+    of a second (a client still connected on purpose), or `timeout` seconds.
+    Read the moment wrk exits, up to 64 connection buffers of 36 KiB each are
     still mapped, which moved a reading by as much as 2.3 MB."""
     deadline = time.monotonic() + timeout
-    while descriptors(pid) > idle_descriptors and time.monotonic() < deadline:
+    count, steady_since = descriptors(pid), time.monotonic()
+    while count > idle_descriptors and time.monotonic() < deadline:
         time.sleep(0.02)
+        now = descriptors(pid)
+        if now != count:
+            count, steady_since = now, time.monotonic()
+        elif time.monotonic() - steady_since >= 0.25:
+            break
     return rss_kb(pid)
 
 

@@ -31,19 +31,26 @@ final class CheckupSection: SectionController, CatalogSection {
                     label(.labelFor(fieldID)) { question.text }
                     select(.id(fieldID), .name("checkup")) {
                         option(.value("")) { "Choose…" }
-                        ForEach(question.choices) { choice in
-                            let value = question.id + ":" + choice.id
-                            if chosen == choice.id {
-                                option(.value(value), .selected) { choice.label }
-                            } else {
-                                option(.value(value)) { choice.label }
-                            }
-                        }
+                        HTMLRenderer { html in Self.renderChoices(of: question, chosen: chosen, into: &html) }
                     }
                 }
             }
             button(.type("submit")) { answers.isEmpty ? "See my result" : "Update my result" }
         }.render(into: &html)
+    }
+
+    /// A question's options, `<option value="QUESTION:CHOICE">`, written straight into the
+    /// writer: as elements each made its value string and, when chosen, an array of attributes.
+    private static func renderChoices(of question: CheckupQuiz.Question, chosen: String?, into html: inout HTMLWriter) {
+        for choice in question.choices {
+            html.writeRaw(#"<option value=""#)
+            html.writeEscaped(question.id)
+            html.writeRaw(":")
+            html.writeEscaped(choice.id)
+            html.writeRaw(chosen == choice.id ? #"" selected>"# : #"">"#)
+            html.writeEscaped(choice.label)
+            html.writeRaw("</option>")
+        }
     }
 
     private func renderResult(into html: inout HTMLWriter) {

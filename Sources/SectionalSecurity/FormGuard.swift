@@ -138,7 +138,7 @@ public struct FormToken: Sendable, Equatable, CustomStringConvertible {
     public func withHex<Result>(_ body: (UnsafeBufferPointer<UInt8>) throws -> Result) rethrows -> Result {
         try withUnsafeBytes(of: (high, low)) { mac in
             try withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 32) { hex in
-                Hex.write(mac.assumingMemoryBound(to: UInt8.self), into: hex)
+                Hex.write(mac, into: hex)
                 return try body(UnsafeBufferPointer(hex))
             }
         }
@@ -166,13 +166,13 @@ public enum Hex {
     /// Two lowercase digits a byte.
     public static func encode(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
         String(unsafeUninitializedCapacity: bytes.count * 2) { text in
-            write(bytes, into: text)
+            write(UnsafeRawBufferPointer(bytes), into: text)
             return bytes.count * 2
         }
     }
 
     /// Two lowercase digits a byte, into `text` (twice as long as `bytes`).
-    static func write(_ bytes: UnsafeBufferPointer<UInt8>, into text: UnsafeMutableBufferPointer<UInt8>) {
+    static func write(_ bytes: UnsafeRawBufferPointer, into text: UnsafeMutableBufferPointer<UInt8>) {
         let digits: StaticString = "0123456789abcdef"
         for index in bytes.indices {
             text[2 * index] = digits.utf8Start[Int(bytes[index] >> 4)]

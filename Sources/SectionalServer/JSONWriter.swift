@@ -60,9 +60,12 @@ struct JSONWriter: ~Copyable {
         output.append("\"")
         let start = output.count
         write(&output)
-        let written = output.withBytes { UnsafeBufferPointer(rebasing: $0[start...]) }
-        if written.contains(where: Self.needsEscaping) {
-            let unescaped = Array(written)
+        // Copied out only when it must be written again escaped; the lent bytes stay inside `withBytes`.
+        let unescaped: [UInt8]? = output.withBytes { all in
+            let written = UnsafeBufferPointer(rebasing: all[start...])
+            return written.contains(where: Self.needsEscaping) ? Array(written) : nil
+        }
+        if let unescaped {
             output.truncate(to: start)
             Self.appendEscaped(unescaped, to: &output)
         }

@@ -50,8 +50,8 @@ public struct PageAddress: Sendable, Equatable {
     /// Appends the URL of the page showing `ids` to `bytes`, with no
     /// `sections` item when `ids` is `base`; with `fragment`, the URL of
     /// that section's fragment. For writers of other formats (the JSON
-    /// description), with no string made per URL. `ids` may be a lazy view
-    /// (a plan's ids less one, or with one more).
+    /// description), with no string made per URL. `ids` may be a view: a
+    /// plan's ids less one or with one more (`sectionIDs(removing:)`, `sectionIDs(adding:)`).
     public func appendURL(showing ids: some Collection<SectionID>, base: [SectionID], fragment: SectionID? = nil, to bytes: inout ByteWriter) {
         bytes.append(path)
         if let fragment {
@@ -72,7 +72,7 @@ public struct PageAddress: Sendable, Equatable {
 
     /// Writes the URL of the page showing `ids` into an attribute value:
     /// a page's add and remove links, without a plan or a string made for each.
-    /// `ids` may be a lazy view (a plan's ids less one): a link needs no array of its own.
+    /// `ids` may be a view of a plan's ids less one or with one more: a link needs no array of its own.
     func writeURL(showing ids: some Collection<SectionID>, base: [SectionID], into html: inout HTMLWriter) {
         html.writeEscaped(path)
         // Percent-encoded, the query holds nothing to escape but its `&`.

@@ -93,7 +93,7 @@ public struct HTMLWriter: ~Copyable {
                 !(Self.holdsEscapable(word(at: 0)) || Self.holdsEscapable(word(at: 8)) || Self.holdsEscapable(word(at: length - 16))
                 || Self.holdsEscapable(word(at: length - 8)))
         }
-        if isClean { append(utf8) } else { writeEscapedScanning(utf8) }
+        if isClean { output.append(utf8) } else { writeEscapedScanning(utf8) }
     }
 
     /// Escapes `utf8` by finding each of the five in turn: long text, or short text that holds one.
@@ -109,12 +109,12 @@ public struct HTMLWriter: ~Copyable {
             case UInt8(ascii: "\""): replacement = "&quot;"
             default: replacement = "&#39;"
             }
-            append(UnsafeBufferPointer(rebasing: utf8[clean..<index]))
+            output.append(UnsafeBufferPointer(rebasing: utf8[clean..<index]))
             writeRaw(replacement)
             clean = index + 1
             index = Self.firstEscapable(in: utf8, from: clean)
         }
-        append(UnsafeBufferPointer(rebasing: utf8[clean...]))
+        output.append(UnsafeBufferPointer(rebasing: utf8[clean...]))
     }
 
     /// Appends an attribute: `prefix` (` name="`), the value escaped, and the closing quote.
@@ -126,7 +126,7 @@ public struct HTMLWriter: ~Copyable {
 
     /// Appends UTF-8 bytes unescaped: markup, or text known to need no escaping.
     public mutating func writeRaw(_ utf8: UnsafeBufferPointer<UInt8>) {
-        append(utf8)
+        output.append(utf8)
     }
 
     /// The index of the first of `& < > " '` at or after `start`, or the end.
@@ -181,17 +181,11 @@ public struct HTMLWriter: ~Copyable {
 
     /// Appends another writer's bytes.
     public mutating func write(_ other: borrowing HTMLWriter) {
-        other.withBytes { append($0) }
+        other.withBytes { output.append($0) }
     }
 
     /// Appends a range of another writer's bytes.
     public mutating func write(_ other: borrowing HTMLWriter, bytes range: Range<Int>) {
-        other.withBytes { append(UnsafeBufferPointer(rebasing: $0[range])) }
-    }
-
-    /// Always inlined: this is the hot loop of every page.
-    @inlinable @inline(__always)
-    mutating func append(_ source: UnsafeBufferPointer<UInt8>) {
-        output.append(source)
+        other.withBytes { output.append(UnsafeBufferPointer(rebasing: $0[range])) }
     }
 }

@@ -36,4 +36,20 @@ import Testing
             #expect(written == encoded, "\(String(decoding: written, as: UTF8.self))")
         }
     }
+
+    @Test("A byte JSON escapes is found at every place of a text of every length up to 40; its neighbours are not")
+    func escapableBytesFoundWordAtATime() {
+        let escapable: [UInt8] = [0x00, 0x09, 0x1F, UInt8(ascii: "\""), UInt8(ascii: "\\")]
+        let neighbours: [UInt8] = [0x20, 0x21, 0x23, 0x5B, 0x5D, 0x7F, 0x80, 0xC3, 0xFF]
+        for length in 1...40 {
+            for place in 0..<length {
+                for byte in escapable + neighbours {
+                    var text = [UInt8](repeating: UInt8(ascii: "a"), count: length)
+                    text[place] = byte
+                    let found = text.withUnsafeBufferPointer { JSONWriter.holdsEscapable($0) }
+                    #expect(found == escapable.contains(byte), "byte \(byte) at \(place) of \(length)")
+                }
+            }
+        }
+    }
 }

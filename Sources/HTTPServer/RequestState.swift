@@ -67,10 +67,12 @@ final class RequestState: @unchecked Sendable {
 
     /// Stores the answer (and the stream its body is written into); `true`
     /// when the caller must now resume the connection.
-    func deliver(_ response: Response, stream: StreamContext? = nil) -> Bool {
-        handoff.withLock { handoff in
+    func deliver(_ response: consuming Response, stream: StreamContext? = nil) -> Bool {
+        // Moved into the lock's closure through an optional: captured as is, it would be copied.
+        var moving = Optional(response)
+        return handoff.withLock { handoff in
             guard !handoff.resumeClaimed else { return false }
-            handoff.response = response
+            handoff.response = moving.take()
             handoff.stream = stream
             handoff.resumeClaimed = true
             return true

@@ -18,8 +18,9 @@ public protocol Responder: Sendable {
 
     /// The answer at once, or the work that gives it: what the server asks.
     /// The default asks `respondImmediately(to:)`, then leaves the work to
-    /// `respond(to:)`; `Router` finds its route once for both.
-    func reply(to request: Request) -> Reply
+    /// `respond(to:)`; `Router` finds its route once for both. The request
+    /// is the responder's to keep: moved in, not copied.
+    func reply(to request: consuming Request) -> Reply
 
     /// The answer to a request that cannot succeed whatever its body says
     /// (no route, a method the route does not take), given before the body
@@ -38,7 +39,8 @@ public enum Reply: Sendable {
 extension Responder {
     public func respondImmediately(to request: Request) -> Response? { nil }
 
-    public func reply(to request: Request) -> Reply {
+    public func reply(to request: consuming Request) -> Reply {
+        let request = request
         if let response = respondImmediately(to: request) { return .now(response) }
         return .later { try await respond(to: request) }
     }

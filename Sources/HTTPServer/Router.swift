@@ -118,7 +118,7 @@ public struct Router: Responder {
     }
 
     /// The route found once: answered here when it needs no waiting, else the work of its handler.
-    public func reply(to request: Request) -> Reply {
+    public func reply(to request: consuming Request) -> Reply {
         switch resolve(request) {
         case .route(.immediate(let handler), let routed, let pattern):
             return .now(Self.labelled(answering(routed) { try handler(routed) }, pattern))
@@ -157,12 +157,14 @@ public struct Router: Responder {
         case answered(Response)
     }
 
-    private func resolve(_ request: Request) -> Resolution {
+    /// The route for `request`, which is moved into the resolution (each
+    /// copy of a request retains its strings and arrays).
+    private func resolve(_ request: consuming Request) -> Resolution {
         if let (route, parameters) = match(request.path) {
             guard let action = route.action(for: request.method) else {
                 return .answered(Self.labelled(methodNotAllowed(request, allowed: route.allowed), route.pattern))
             }
-            var routed = request
+            var routed = consume request
             routed.parameters = parameters
             return .route(action, routed, pattern: route.pattern)
         }

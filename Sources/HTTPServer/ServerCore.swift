@@ -136,6 +136,8 @@ final class ServerCore: Sendable {
         } catch {
             return queue(error.response(), on: connection, state)
         }
+        // What the task needs of the request, so that the request itself is moved to the responder.
+        let (method, path) = (request.method, request.path)
         let work: @Sendable () async throws -> Response
         switch responder.reply(to: request) {
         case .now(let response): return queue(response, on: connection, state)
@@ -147,8 +149,8 @@ final class ServerCore: Sendable {
         let handle = ConnectionHandle(pointer: connection)
         state.connection = handle
         let task = Task.immediate { [self] in
-            let response = await answer(request, by: work)
-            guard case .stream(let body) = response.body, request.method != .head else {
+            let response = await answer(method, path, by: work)
+            guard case .stream(let body) = response.body, method != .head else {
                 deliver(response, to: state)
                 return
             }
@@ -181,13 +183,13 @@ final class ServerCore: Sendable {
         return queue(response, stream: stream, on: connection, state)
     }
 
-    private func answer(_ request: Request, by work: @Sendable () async throws -> Response) async -> Response {
+    private func answer(_ method: HTTPMethod, _ path: String, by work: @Sendable () async throws -> Response) async -> Response {
         do {
             return try await work()
         } catch let error as HTTPError {
             return error.response()
         } catch {
-            logger.log("error: \(request.method) \(request.path): \(String(reflecting: error))")
+            logger.log("error: \(method) \(path): \(String(reflecting: error))")
             return HTTPError(.internalServerError, "The server failed to answer; the error is logged.").response()
         }
     }
@@ -195,9 +197,10 @@ final class ServerCore: Sendable {
     /// Hands the answer over, and resumes the connection if it was parked.
     /// `false` when `stop()` answered the request already.
     @discardableResult
-    private func deliver(_ response: Response, stream: StreamContext? = nil, to state: RequestState) -> Bool {
-        parked.withLock { parked in
-            guard state.deliver(response, stream: stream) else { return false }
+    private func deliver(_ response: consuming Response, stream: StreamContext? = nil, to state: RequestState) -> Bool {
+        var moving = Optional(response)  // moved into the closure, as in `RequestState.deliver`
+        return parked.withLock { parked in
+            guard let response = moving.take(), state.deliver(consume response, stream: stream) else { return false }
             if parked.states.removeValue(forKey: ObjectIdentifier(state)) != nil, let connection = state.connection {
                 MHD_resume_connection(connection.pointer)
             }

@@ -16,7 +16,7 @@ struct AccessLogLine {
         line += state.status == 0 ? #","status":null,"ended":"# + Self.quoted(termination) : #","status":"# + String(state.status)
         line += #","bytes":"# + String(state.sentBytes) + #","duration_us":"# + String(microseconds)
         if let user = state.user { line += #","user":"# + Self.quoted(user) }
-        if let timing = state.timing, !timing.entries.isEmpty {
+        if let timing = state.timing, !timing.isEmpty {
             line += #","timings":{"#
             for (index, entry) in timing.entries.enumerated() {
                 let (seconds, attoseconds) = entry.duration.components

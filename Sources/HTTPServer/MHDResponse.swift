@@ -38,7 +38,7 @@ enum MHDResponse {
             if made == nil { close(fd) }
         }
         guard let made else { return nil }
-        let hasTiming = response.timing.map { !$0.entries.isEmpty } ?? false
+        let hasTiming = response.timing.map { !$0.isEmpty } ?? false
         for (name, value) in response.headers where !isContentLength(name) && !(hasTiming && isServerTiming(name)) {
             add(name, value, to: made)
         }

@@ -49,7 +49,7 @@ public struct Response: Sendable {
 
     /// The headers as they go out: `headers`, with `Server-Timing` from `timing`.
     public var sentHeaders: HTTPHeaders {
-        guard let timing, !timing.entries.isEmpty else { return headers }
+        guard let timing, !timing.isEmpty else { return headers }
         var sent = headers
         sent["Server-Timing"] = timing.headerValue
         return sent

@@ -68,8 +68,8 @@ struct PageRoutes<Page: ComposedPage>: Sendable {
         log(report)
         var timing = ServerTiming()
         timing.reserveCapacity(report.outcomes.count + document.page.cardRenderTimes.count)
-        for outcome in report.outcomes { timing.add("load-" + outcome.id.rawValue, outcome.duration) }
-        for card in document.page.cardRenderTimes { timing.add("render-" + card.id.rawValue, card.duration) }
+        for outcome in report.outcomes { timing.add(prefix: "load-", outcome.id.rawValue, outcome.duration) }
+        for card in document.page.cardRenderTimes { timing.add(prefix: "render-", card.id.rawValue, card.duration) }
         var response = site.html(html)
         response.timing = timing
         if !report.failedIDs.isEmpty {

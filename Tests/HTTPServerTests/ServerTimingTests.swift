@@ -33,4 +33,17 @@ struct ServerTimingTests {
         timing.add("a", .microseconds(1_000_001))
         #expect(timing.headerValue == long + ";dur=3.000, a;dur=1000.001")
     }
+
+    @Test("A name added in two parts reads as one, in the header and in the entries")
+    func prefixedNamesReadWhole() {
+        var timing = ServerTiming()
+        #expect(timing.isEmpty)
+        timing.add(prefix: "load-", "credit-score", .microseconds(1_250))
+        timing.add(prefix: "", "plain", .zero)
+        timing.add("render-x", .microseconds(7))
+        #expect(!timing.isEmpty)
+        #expect(timing.headerValue == "load-credit-score;dur=1.250, plain;dur=0.000, render-x;dur=0.007")
+        #expect(timing.entries.map(\.name) == ["load-credit-score", "plain", "render-x"])
+        #expect(timing.entries.map(\.duration) == [.microseconds(1_250), .zero, .microseconds(7)])
+    }
 }

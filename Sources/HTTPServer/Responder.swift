@@ -40,7 +40,7 @@ extension Responder {
     public func respondImmediately(to request: Request) -> Response? { nil }
 
     public func reply(to request: consuming Request) -> Reply {
-        let request = request
+        let request = request  // a consuming parameter may change, so a `@Sendable` closure cannot capture it; a `let` can
         if let response = respondImmediately(to: request) { return .now(response) }
         return .later { try await respond(to: request) }
     }

@@ -15,7 +15,7 @@ final class BalancesSection: SectionController, CatalogSection {
     }
 
     override func makeLoad() -> SectionLoad? {
-        .feed(from: store, atHand: { [user] in try $0.accounts(of: user) }, waiting: { [user] in try await $0.accounts(of: user) }) {
+        .feed(of: user, from: store, atHand: { try $0.accounts(of: $1) }, waiting: { try await $0.accounts(of: $1) }) {
             self.accounts = $0
         }
     }

@@ -15,7 +15,7 @@ final class CreditScoreSection: SectionController, CatalogSection {
     }
 
     override func makeLoad() -> SectionLoad? {
-        .feed(from: store, atHand: { [user] in try $0.creditScore(of: user) }, waiting: { [user] in try await $0.creditScore(of: user) }) {
+        .feed(of: user, from: store, atHand: { try $0.creditScore(of: $1) }, waiting: { try await $0.creditScore(of: $1) }) {
             self.credit = $0
         }
     }

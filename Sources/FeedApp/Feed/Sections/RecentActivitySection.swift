@@ -16,8 +16,8 @@ final class RecentActivitySection: SectionController, CatalogSection {
 
     override func makeLoad() -> SectionLoad? {
         .feed(
-            from: store, atHand: { [user] in try $0.recentTransactions(of: user, limit: 6) },
-            waiting: { [user] in try await $0.recentTransactions(of: user, limit: 6) }
+            of: user, from: store, atHand: { try $0.recentTransactions(of: $1, limit: 6) },
+            waiting: { try await $0.recentTransactions(of: $1, limit: 6) }
         ) { self.transactions = $0 }
     }
 

@@ -27,8 +27,9 @@ COPY Sources ./Sources
 COPY Tests ./Tests
 
 # The Makefile's RELEASE_BUILD, exactly (a test in `make test` keeps the two equal):
-# cross-module optimisation is asked for here, not by unsafe flags in the manifest.
-RUN swift build -c release --static-swift-stdlib -Xswiftc -cross-module-optimization
+# cross-module optimisation and value operations without type layouts are asked
+# for here, not by unsafe flags in the manifest.
+RUN swift build -c release --static-swift-stdlib -Xswiftc -cross-module-optimization -Xswiftc -Xfrontend -Xswiftc -disable-type-layout
 
 # Without its symbol table the binary is about 13 MB smaller.
 RUN install -D --mode=755 --strip .build/release/feed-server /staging/feed-server

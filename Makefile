@@ -2,7 +2,10 @@
 
 SWIFT ?= swift
 PORT ?= 8080
-RELEASE_BUILD = $(SWIFT) build -c release --static-swift-stdlib -Xswiftc -cross-module-optimization
+# Cross-module optimisation specialises the framework's generics in the app. Without
+# type-layout lowering a large value (an element tree's row) is destroyed field by
+# field, not through its type's value witnesses: 2 to 3 % fewer instructions a page.
+RELEASE_BUILD = $(SWIFT) build -c release --static-swift-stdlib -Xswiftc -cross-module-optimization -Xswiftc -Xfrontend -Xswiftc -disable-type-layout
 APT_PACKAGES = libmicrohttpd-dev libsqlite3-dev libpq-dev libsodium-dev pkg-config
 # A package outside this one that depends on it by path: `make test` builds and tests it too.
 EXAMPLE = Examples/ReferencePage

@@ -45,7 +45,7 @@ ROOT = Path(__file__).resolve().parent.parent
 
 LISTENING = re.compile(rb"listening on http://127\.0\.0\.1:(\d+)")
 SESSION_COOKIE = re.compile(r"(sectional_session=[0-9a-f]{64})(?:;|$)")
-DEFAULT_RELEASE_BUILD = "swift build -c release --static-swift-stdlib -Xswiftc -cross-module-optimization"
+DEFAULT_RELEASE_BUILD = "swift build -c release --static-swift-stdlib -Xswiftc -cross-module-optimization -Xswiftc -Xfrontend -Xswiftc -disable-type-layout"
 
 
 class Failure(Exception):

@@ -9,8 +9,9 @@
 #  2. `podman build --isolation chroot` of the Dockerfile, unchanged.
 #  3. The image mounted (`podman image mount`); its entrypoint and command run
 #     with chroot as the image's user, in its working directory, with its
-#     environment, on a free port. /healthz, /feed, /api/feed/sections, a static
-#     file and the image's HEALTHCHECK are checked; SIGTERM must end it with exit 0.
+#     environment, on a free port. /healthz, signing in as the demo user, /feed and
+#     /api/feed/sections with its session, a static file and the image's
+#     HEALTHCHECK are checked; SIGTERM must end it with exit 0.
 #  4. The size the runtime stage adds on top of its base image (the stand-in base
 #     is not byte for byte the real slim image, so the whole image's size is not
 #     the figure).
@@ -21,6 +22,7 @@
 # everything else it made (server process, mounts, temporary files).
 #
 # Environment: SWIFT (default swift), SWIFT_VERSION (from make/docker.mk),
+# SIGN_IN_NAME and SIGN_IN_PASSWORD (the seeded demo user, alex),
 # DEBIAN_MIRROR (default http://deb.debian.org/debian), MAX_ADDED_MB (default 80).
 set -euo pipefail
 
@@ -404,10 +406,19 @@ if [[ -z $ready ]]; then
     die "the server did not answer on $base_url/healthz within 10 s"
 fi
 
-# get PATH: sets status, type and body (in $work/body).
+# Pages need a signed-in user: sign in as the demo user a fresh database is seeded
+# with (SIGN_IN_NAME, SIGN_IN_PASSWORD), as a person trying the image would.
+session=$(curl -sS -o /dev/null -D - --max-time 30 --data-urlencode "name=${SIGN_IN_NAME:-alex}" \
+    --data-urlencode "password=${SIGN_IN_PASSWORD:-alex-demo-1}" "$base_url/signin" 2>/dev/null |
+    grep -io 'sectional_session=[0-9a-f]*' | head -n 1 || true)
+[[ -n $session ]] && pass "POST /signin: a session for the demo user" ||
+    fail "POST /signin: no session cookie for the demo user ${SIGN_IN_NAME:-alex}"
+
+# get PATH: sets status, type and body (in $work/body), sent with the session.
 get() {
     local out
-    out=$(curl -sS -o "$work/body" -w '%{http_code} %{content_type}' --max-time 10 "$base_url$1" 2>&1) || out="000 $out"
+    out=$(curl -sS -o "$work/body" -w '%{http_code} %{content_type}' --max-time 10 ${session:+-H "Cookie: $session"} \
+        "$base_url$1" 2>&1) || out="000 $out"
     status=${out%% *}
     type=${out#* }
     body=$(tr -d '\0' <"$work/body" 2>/dev/null || true)

@@ -1,7 +1,16 @@
 /// An ordered list of header fields; names compare case-insensitively.
 public struct HTTPHeaders: Sendable, Sequence, ExpressibleByDictionaryLiteral {
+    /// A field, stored as a struct: an array of tuples is destroyed element
+    /// by element through the runtime's generic tuple witnesses, about 300
+    /// instructions a field, and every answer's headers are destroyed.
+    struct Field: Sendable {
+        var name: String
+        var value: String
+    }
+    private var stored: [Field] = []
+
     /// The fields in the order they were added.
-    public private(set) var fields: [(name: String, value: String)] = []
+    public var fields: [(name: String, value: String)] { stored.map { ($0.name, $0.value) } }
 
     /// No fields.
     public init() {}
@@ -12,25 +21,33 @@ public struct HTTPHeaders: Sendable, Sequence, ExpressibleByDictionaryLiteral {
 
     /// The first value of the named field, if any.
     public subscript(name: String) -> String? {
-        get { fields.first { $0.name.equalsIgnoringASCIICase(name) }?.value }
+        get { stored.first { $0.name.equalsIgnoringASCIICase(name) }?.value }
         set {
-            fields.removeAll { $0.name.equalsIgnoringASCIICase(name) }
+            stored.removeAll { $0.name.equalsIgnoringASCIICase(name) }
             if let newValue { add(name, newValue) }
         }
     }
 
     /// Makes room for `count` fields in all.
     public mutating func reserveCapacity(_ count: Int) {
-        fields.reserveCapacity(count)
+        stored.reserveCapacity(count)
     }
 
     /// Appends a field, keeping any others of the same name.
     public mutating func add(_ name: String, _ value: String) {
-        fields.append((name, value))
+        stored.append(Field(name: name, value: value))
     }
 
-    public func makeIterator() -> IndexingIterator<[(name: String, value: String)]> {
-        fields.makeIterator()
+    /// The fields in order, as `(name, value)` pairs.
+    public func makeIterator() -> Iterator { Iterator(fields: stored.makeIterator()) }
+
+    /// Walks the fields in order.
+    public struct Iterator: IteratorProtocol {
+        var fields: IndexingIterator<[Field]>
+
+        public mutating func next() -> (name: String, value: String)? {
+            fields.next().map { ($0.name, $0.value) }
+        }
     }
 }
 

@@ -24,7 +24,7 @@ extension SectionController {
     public func loadTree(_ options: LoadOptions = LoadOptions(), onProgress: () -> Void = {}) async -> LoadReport {
         var report = LoadReport()
         // One buffer for every round's pending loads: a page's sections, in one allocation.
-        var pending: [(controller: SectionController, load: SectionLoad)] = []
+        var pending: [PendingLoad] = []
         pending.reserveCapacity(8)
         while true {
             pending.removeAll(keepingCapacity: true)
@@ -59,7 +59,7 @@ extension SectionController {
 
     /// Runs the loads pending now (`pending`, in tree order), concurrently, and delivers their results.
     private func loadPendingLoads<C: Clock<Duration>>(
-        _ pending: [(controller: SectionController, load: SectionLoad)], _ options: LoadOptions, clock: C, onProgress: () -> Void
+        _ pending: [PendingLoad], _ options: LoadOptions, clock: C, onProgress: () -> Void
     ) async -> [LoadReport.Outcome] {
         guard !pending.isEmpty else {
             onProgress()
@@ -72,9 +72,9 @@ extension SectionController {
             // in order into the array returned, with no slots for loads that wait.
             var outcomes: [LoadReport.Outcome] = []
             outcomes.reserveCapacity(pending.count)
-            for (controller, load) in pending {
-                let status = Self.status(of: controller) { try load.atHand?.readAndDeliver() }
-                outcomes.append(.init(id: controller.id, status: status, duration: start.duration(to: clock.now)))
+            for entry in pending {
+                let status = Self.status(of: entry.controller) { try entry.load.atHand?.readAndDeliver() }
+                outcomes.append(.init(id: entry.controller.id, status: status, duration: start.duration(to: clock.now)))
             }
             onProgress()
             return outcomes
@@ -98,7 +98,7 @@ extension SectionController {
         }
         let deadlines = pending.map { $0.controller.loadTimeout ?? options.timeout }
         let operations = waiting.map { index in
-            let (controller, load) = pending[index]
+            let (controller, load) = (pending[index].controller, pending[index].load)
             return (index, options.intercept?(controller.id, load.operation) ?? load.operation)
         }
 
@@ -155,7 +155,7 @@ extension SectionController {
 
     /// Hands a load's model to its controller, or marks it failed; its outcome.
     private static func deliver(
-        _ result: Result<any Sendable, any Error>, to entry: (controller: SectionController, load: SectionLoad), duration: Duration
+        _ result: Result<any Sendable, any Error>, to entry: PendingLoad, duration: Duration
     ) -> LoadReport.Outcome {
         let status = status(of: entry.controller) { entry.load.deliver(try result.get()) }
         return .init(id: entry.controller.id, status: status, duration: duration)
@@ -174,10 +174,10 @@ extension SectionController {
         }
     }
 
-    private func collectPendingLoads(into pending: inout [(controller: SectionController, load: SectionLoad)]) {
+    private func collectPendingLoads(into pending: inout [PendingLoad]) {
         if case .notLoaded = loadState {
             if let load = makeLoad() {
-                pending.append((self, load))
+                pending.append(PendingLoad(controller: self, load: load))
             } else {
                 loadState = .loaded
             }
@@ -190,6 +190,14 @@ extension SectionController {
         if case .notLoaded = loadState { return false }
         return children.allSatisfy(\.isLoadFinished)
     }
+}
+
+/// A controller with the load it made, waiting to run. A struct, not a
+/// tuple: an array of tuples is destroyed element by element through the
+/// runtime's generic tuple witnesses (600 instructions a load).
+private struct PendingLoad {
+    let controller: SectionController
+    let load: SectionLoad
 }
 
 /// Wraps a section's load operation, given the section's id.

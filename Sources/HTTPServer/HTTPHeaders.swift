@@ -45,6 +45,7 @@ public struct HTTPHeaders: Sendable, Sequence, ExpressibleByDictionaryLiteral {
     public struct Iterator: IteratorProtocol {
         var fields: IndexingIterator<[Field]>
 
+        /// The next field, or `nil` after the last.
         public mutating func next() -> (name: String, value: String)? {
             fields.next().map { ($0.name, $0.value) }
         }

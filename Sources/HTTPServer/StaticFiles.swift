@@ -30,15 +30,16 @@ public struct StaticFiles: Sendable {
 
     /// The answer for a GET or HEAD of `request.path`, or `nil` when no such file is served.
     public func response(for request: Request) -> Response? {
-        guard let (file, bytes, answer) = lookUp(request.path) else { return nil }
+        guard let kept = lookUp(request.path) else { return nil }
+        let file = kept.file
         if let candidates = request.headers["If-None-Match"], Self.matches(candidates, etag: file.etag) {
             return Response(status: .notModified, headers: ["ETag": file.etag, "Cache-Control": cacheControl])
         }
         // A file kept in memory is answered as it was the first time: headers, bytes and libmicrohttpd's response.
-        if let answer { return answer }
+        if let answer = kept.answer { return answer }
         let headers: HTTPHeaders = ["ETag": file.etag, "Cache-Control": cacheControl, "Content-Type": file.contentType]
-        var response = Response(headers: headers, body: bytes.map { .bytes($0) } ?? .file(path: file.path, size: file.size))
-        if bytes != nil {
+        var response = Response(headers: headers, body: kept.bytes.map { .bytes($0) } ?? .file(path: file.path, size: file.size))
+        if kept.bytes != nil {
             response.prepared = PreparedResponse(response)
             cache.attach(response, for: request.path, file: file)
         }
@@ -55,21 +56,22 @@ public struct StaticFiles: Sendable {
         var contentType: String
     }
 
-    /// The file at `urlPath` and, when small, its bytes: from the cache while
+    /// The file at `urlPath`, with its bytes when small: from the cache while
     /// the file's size and time are unchanged, else resolved and read afresh.
-    func lookUp(_ urlPath: String) -> (ResolvedFile, [UInt8]?, Response?)? {
+    func lookUp(_ urlPath: String) -> FileCache.Kept? {
         let now = ContinuousClock.now
         if let cached = cache.entry(for: urlPath) {
-            if now < cached.checkedAt.advanced(by: revalidationInterval) { return (cached.file, cached.bytes, cached.answer) }
-            if let (size, modified) = Self.fileStatus(cached.file.path), size == cached.file.size, modified == cached.file.modified {
-                cache.markChecked(urlPath, file: cached.file, at: now)
-                return (cached.file, cached.bytes, cached.answer)
+            if now < cached.checkedAt.advanced(by: revalidationInterval) { return cached.kept }
+            let file = cached.kept.file
+            if let (size, modified) = Self.fileStatus(file.path), size == file.size, modified == file.modified {
+                cache.markChecked(urlPath, file: file, at: now)
+                return cached.kept
             }
         }
         guard let file = resolve(urlPath) else { return nil }
-        let bytes = file.size <= FileCache.largestCachedFile ? Self.read(file) : nil
-        cache.store(FileCache.Entry(file: file, bytes: bytes, checkedAt: now), for: urlPath)
-        return (file, bytes, nil)
+        let kept = FileCache.Kept(file: file, bytes: file.size <= FileCache.largestCachedFile ? Self.read(file) : nil)
+        cache.store(FileCache.Entry(kept: kept, checkedAt: now), for: urlPath)
+        return kept
     }
 
     /// Resolves a decoded URL path to a regular file inside `root`, or `nil`.

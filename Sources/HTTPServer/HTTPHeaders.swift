@@ -1,15 +1,17 @@
 /// An ordered list of header fields; names compare case-insensitively.
 public struct HTTPHeaders: Sendable, Sequence, ExpressibleByDictionaryLiteral {
     /// A field, stored as a struct: an array of tuples is destroyed element
-    /// by element through the runtime's generic tuple witnesses, about 300
-    /// instructions a field, and every answer's headers are destroyed.
+    /// by element through the runtime's generic tuple witnesses, slower than
+    /// a struct's own (every answer's headers are destroyed: 80 to 360
+    /// instructions a request, measured per route).
     struct Field: Sendable {
         var name: String
         var value: String
     }
     private var stored: [Field] = []
 
-    /// The fields in the order they were added.
+    /// The fields in the order they were added, as a new array (iterating
+    /// the headers themselves makes none).
     public var fields: [(name: String, value: String)] { stored.map { ($0.name, $0.value) } }
 
     /// No fields.

@@ -194,7 +194,7 @@ extension SectionController {
 
 /// A controller with the load it made, waiting to run. A struct, not a
 /// tuple: an array of tuples is destroyed element by element through the
-/// runtime's generic tuple witnesses (600 instructions a load).
+/// runtime's generic tuple witnesses, slower than a struct's own.
 private struct PendingLoad {
     let controller: SectionController
     let load: SectionLoad

@@ -10,10 +10,14 @@ public struct Router: Responder {
     public typealias Handler = @Sendable (Request) async throws -> Response
     /// A handler whose answer is ready at once: it runs on the server's thread.
     public typealias ImmediateHandler = @Sendable (Request) throws -> Response
+    /// A handler that answers at once when it can and hands back the work
+    /// that waits when it cannot: it runs on the server's thread, its work in a task.
+    public typealias ReplyingHandler = @Sendable (Request) throws -> Reply
 
     enum Action: Sendable {
         case async(Handler)
         case immediate(ImmediateHandler)
+        case replying(ReplyingHandler)
     }
 
     /// A path's handlers by method; a GET handler answers HEAD too.
@@ -89,6 +93,15 @@ public struct Router: Responder {
         add(.get, pattern, .immediate { request in try handler(request).response() })
     }
 
+    /// Adds a route for `method` whose handler decides per request: `.now`
+    /// with an answer that needed no waiting (the server sends it from its
+    /// own thread, with no task), or `.later` with the work that waits. A
+    /// page whose data is in memory answers `.now`; the same page on a
+    /// database answers `.later`.
+    public mutating func on(_ method: HTTPMethod, _ pattern: String, replying handler: @escaping ReplyingHandler) {
+        add(method, pattern, .replying(handler))
+    }
+
     private mutating func add(_ method: HTTPMethod, _ pattern: String, _ action: Action) {
         let parsed = RoutePattern(pattern)
         if parsed.isLiteral {
@@ -125,14 +138,33 @@ public struct Router: Responder {
         case .route(.async(let handler), let routed, let pattern):
             // Only what an error needs is captured: a copy of the whole router cost a dozen retains a request.
             return .later { [errorResponder, logger] in
-                do {
-                    return Self.labelled(try await handler(routed), pattern)
-                } catch {
-                    return Self.labelled(Self.errorResponse(error, for: routed, answeredBy: errorResponder, logger: logger), pattern)
+                await Self.settled(pattern, routed, errorResponder, logger) { try await handler(routed) }
+            }
+        case .route(.replying(let handler), let routed, let pattern):
+            do {
+                switch try handler(routed) {
+                case .now(let response):
+                    return .now(Self.labelled(response, pattern))
+                case .later(let work):
+                    return .later { [errorResponder, logger] in await Self.settled(pattern, routed, errorResponder, logger, work) }
                 }
+            } catch {
+                return .now(Self.labelled(errorResponse(error, for: routed), pattern))
             }
         case .answered(let response):
             return .now(response)
+        }
+    }
+
+    /// The answer of a handler's `work`, or of the error it threw, labelled with its route.
+    private static func settled(
+        _ pattern: String, _ request: Request, _ errorResponder: (HTTPError, Request) -> Response, _ logger: Logger,
+        _ work: () async throws -> Response
+    ) async -> Response {
+        do {
+            return labelled(try await work(), pattern)
+        } catch {
+            return labelled(errorResponse(error, for: request, answeredBy: errorResponder, logger: logger), pattern)
         }
     }
 

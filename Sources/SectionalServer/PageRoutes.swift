@@ -19,26 +19,38 @@ struct PageRoutes<Page: ComposedPage>: Sendable {
 
     func register(on router: inout Router) {
         let address = PageAddress(path: page.path)
-        router.get(address.path) { request in try await fullPage(request) }
-        router.get(address.fragmentRoute) { request in try await fragment(request) }
-        router.get("/api" + address.path + "/sections") { request in try await description(request) }
+        router.on(.get, address.path, replying: fullPage)
+        router.on(.get, address.fragmentRoute, replying: fragment)
+        router.on(.get, "/api" + address.path + "/sections", replying: description)
         if let hub = site.live {
             let stream = LiveStream(page: page, site: site, hub: hub, logger: logger)
             router.get(address.path + "/live") { request in try await stream.open(request) }
         }
     }
 
+    // Each route answers at once, with no task, when the page's context,
+    // saved layout and every section's data are at hand (a store in memory);
+    // otherwise it hands back its work for a task, which starts over.
+
     /// `GET /feed`: every section loaded concurrently, sent whole or streamed.
-    func fullPage(_ request: Request) async throws(HTTPError) -> Response {
+    @Sendable func fullPage(_ request: Request) throws(HTTPError) -> Reply {
+        if let (context, plan) = try composeAtHand(request) {
+            let delivery = try delivery(for: request)
+            let document = makeDocument(plan: plan, context: context)
+            if let response = pageAtHand(document, delivery) { return .now(withLogUser(response, context)) }
+        }
+        return .later { try await fullPageInTask(request) }
+    }
+
+    private func fullPageInTask(_ request: Request) async throws(HTTPError) -> Response {
         let (context, plan) = try await compose(request)
-        var response: Response
+        let response: Response
         switch try delivery(for: request) {
-        case .whole: response = await wholePage(plan: plan, context: context)
+        case .whole: response = await wholePage(makeDocument(plan: plan, context: context))
         case .inOrder: response = streamedPage(plan: plan, context: context, order: .pageOrder)
         case .outOfOrder: response = streamedPage(plan: plan, context: context, order: .asFinished)
         }
-        response.logUser = page.logUser(context)
-        return response
+        return withLogUser(response, context)
     }
 
     private enum Delivery {
@@ -58,13 +70,33 @@ struct PageRoutes<Page: ComposedPage>: Sendable {
         }
     }
 
-    /// The page rendered once everything is loaded, with each section's
-    /// load and render time in `Server-Timing` and the degraded sections
-    /// named in `Sectional-Degraded`.
-    private func wholePage(plan: CompositionPlan, context: Page.Context) async -> Response {
-        let document = makeDocument(plan: plan, context: context)
+    /// The page, if every section's data is at hand. A streamed page whose
+    /// cards are all ready goes out whole, with the headers of a stream.
+    private func pageAtHand(_ document: PageDocument, _ delivery: Delivery) -> Response? {
+        let order: CardOrder
+        switch delivery {
+        case .whole:
+            var html = HTMLWriter(capacity: 16 * 1024)
+            guard let report = document.renderWholeAtHand(loading: site.settings.loadOptions, into: &html) else { return nil }
+            return wholePage(html, document, report)
+        case .inOrder: order = .pageOrder
+        case .outOfOrder: order = .asFinished
+        }
+        guard let (bytes, report) = document.streamAtHand(order, loading: site.settings.loadOptions) else { return nil }
+        log(report)
+        return Response(headers: site.htmlHeaders, body: .bytes(bytes))
+    }
+
+    /// The page rendered once everything is loaded.
+    private func wholePage(_ document: PageDocument) async -> Response {
         var html = HTMLWriter(capacity: 16 * 1024)
         let report = await document.renderWhole(loading: site.settings.loadOptions, into: &html)
+        return wholePage(html, document, report)
+    }
+
+    /// The rendered page with each section's load and render time in
+    /// `Server-Timing` and the degraded sections named in `Sectional-Degraded`.
+    private func wholePage(_ html: borrowing HTMLWriter, _ document: PageDocument, _ report: LoadReport) -> Response {
         log(report)
         var timing = ServerTiming()
         timing.reserveCapacity(report.outcomes.count + document.page.cardRenderTimes.count)
@@ -84,6 +116,7 @@ struct PageRoutes<Page: ComposedPage>: Sendable {
             headers: site.htmlHeaders,
             body: .stream(
                 ResponseStream { [self] writer in
+                    // Made in the stream's task: a controller tree stays in the task that made it.
                     let document = makeDocument(plan: plan, context: context)
                     let report = await document.stream(order, loading: site.settings.loadOptions) { writer.write($0) }
                     log(report)
@@ -92,36 +125,82 @@ struct PageRoutes<Page: ComposedPage>: Sendable {
 
     /// `GET /feed/sections/{id}`: one section in its card, for partial
     /// refresh. Its links are those of the page with the section added.
-    func fragment(_ request: Request) async throws(HTTPError) -> Response {
+    @Sendable func fragment(_ request: Request) throws(HTTPError) -> Reply {
+        let id = try sectionID(of: request)
+        if let (context, plan) = try composeAtHand(request) {
+            let (controller, section) = try fragmentTree(id, plan: plan, context: context)
+            if let report = section.loadTreeAtHand(site.settings.loadOptions) {
+                return .now(withLogUser(card(section, of: controller, report), context))
+            }
+        }
+        return .later { try await fragmentInTask(request, id) }
+    }
+
+    private func fragmentInTask(_ request: Request, _ id: SectionID) async throws(HTTPError) -> Response {
+        let (context, plan) = try await compose(request)
+        let (controller, section) = try fragmentTree(id, plan: plan, context: context)
+        let report = await section.loadTree(site.settings.loadOptions)
+        return withLogUser(card(section, of: controller, report), context)
+    }
+
+    /// The section a fragment's path names.
+    /// - Throws: a 404 naming the page's sections when the page has no such section.
+    private func sectionID(of request: Request) throws(HTTPError) -> SectionID {
         let id = SectionID(request.parameters["id"] ?? "")
         let catalog = page.catalog.sections
         guard catalog.contains(id) else {
             let valid = catalog.ids.map(\.rawValue).joined(separator: ", ")
             throw HTTPError(.notFound, "The \(page.name) has no section '\(id)'. Valid sections: \(valid).", detail: ValidSections(catalog.ids))
         }
-        let (context, plan) = try await compose(request)
+        return id
+    }
+
+    /// The page with the section `id` added, and that section's controller.
+    private func fragmentTree(_ id: SectionID, plan: CompositionPlan, context: Page.Context) throws(HTTPError) -> (
+        StackPageController, SectionController
+    ) {
         let controller = makePage(plan: plan.adding(id), context: context, only: id)
         guard let section = controller.children.first(where: { $0.id == id }) else {
             throw HTTPError(.notFound, "The section '\(id)' is not on this page.")
         }
-        log(await section.loadTree(site.settings.loadOptions))
+        return (controller, section)
+    }
+
+    /// A loaded section's card.
+    private func card(_ section: SectionController, of controller: StackPageController, _ report: LoadReport) -> Response {
+        log(report)
         var html = HTMLWriter()
         controller.renderCard(section, into: &html)
-        var response = site.html(html)
-        response.logUser = page.logUser(context)
-        return response
+        return site.html(html)
     }
 
     /// `GET /api/feed/sections`: the composition as JSON, each section with
     /// the status of its load.
-    func description(_ request: Request) async throws(HTTPError) -> Response {
+    @Sendable func description(_ request: Request) throws(HTTPError) -> Reply {
+        if let (context, plan) = try composeAtHand(request),
+            let report = makePage(plan: plan, context: context).loadTreeAtHand(site.settings.loadOptions)
+        {
+            return .now(describing(plan, context, report, request))
+        }
+        return .later { try await descriptionInTask(request) }
+    }
+
+    private func descriptionInTask(_ request: Request) async throws(HTTPError) -> Response {
         let (context, plan) = try await compose(request)
         let report = await makePage(plan: plan, context: context).loadTree(site.settings.loadOptions)
+        return describing(plan, context, report, request)
+    }
+
+    private func describing(_ plan: CompositionPlan, _ context: Page.Context, _ report: LoadReport, _ request: Request) -> Response {
         log(report)
-        var response = Response.description(
-            of: plan, at: page.address(context), report: report, pretty: request.hasQueryItem("pretty"))
-        response.logUser = page.logUser(context)
-        return response
+        let response = Response.description(of: plan, at: page.address(context), report: report, pretty: request.hasQueryItem("pretty"))
+        return withLogUser(response, context)
+    }
+
+    /// The request's context and composition, when both are at hand.
+    func composeAtHand(_ request: Request) throws(HTTPError) -> (Page.Context, CompositionPlan)? {
+        guard let start = try page.startAtHand(from: request) else { return nil }
+        return (start.context, try page.plan(from: request, saved: start.savedLayout))
     }
 
     /// The request's context, and its composition on top of the user's saved layout.
@@ -159,6 +238,12 @@ struct PageRoutes<Page: ComposedPage>: Sendable {
         let shell = PageShell(page: controller, banner: page.banner(context, in: site))
         let canonical = site.linksCanonicalURL ? controller.address?.url(for: plan) : nil
         return PageDocument(title: site.documentTitle(controller.title), head: site.head, canonicalURL: canonical, root: shell, page: controller)
+    }
+
+    /// The answer, with who asked for the access log.
+    private func withLogUser(_ response: consuming Response, _ context: Page.Context) -> Response {
+        response.logUser = page.logUser(context)
+        return response
     }
 
     /// Sections that fell back are logged; the page still answers.

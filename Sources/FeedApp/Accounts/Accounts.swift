@@ -56,16 +56,15 @@ struct Accounts: Sendable {
                 }
                 return Visitor(user: user, sessionHash: nil)
             }
-            guard let token = cookie.value(in: request), SecretToken.isWellFormed(token) else { return nil }
-            let hash = SecretToken.hash(token)
-            guard let session = try await store.session(tokenHash: hash) else { return nil }
+            guard let hash = sessionHash(in: request), let session = try await store.session(tokenHash: hash) else { return nil }
             let now = now()
-            if now - session.createdAt >= seconds(settings.sessionLifetime) || now - session.lastSeenAt >= seconds(settings.sessionIdle) {
+            switch state(of: session, at: now, for: request) {
+            case .expired:
                 try await store.deleteSession(tokenHash: hash)
                 return nil
+            case .dueTouch: try await store.touchSession(tokenHash: hash, now: now)
+            case .current: break
             }
-            // A live page's own checks are not activity: an open tab must not keep the session from idling out.
-            if !request.isRecheck, now - session.lastSeenAt >= Self.touchInterval { try await store.touchSession(tokenHash: hash, now: now) }
             return Visitor(user: session.user, sessionHash: hash)
         } catch let error as HTTPError {
             throw error
@@ -73,6 +72,41 @@ struct Accounts: Sendable {
             logger.log("accounts: the session could not be read: \(error)")
             throw HTTPError(.serviceUnavailable, "Sign-in is unavailable for a moment; try again.")
         }
+    }
+
+    /// The signed-in visitor, when the store reads sessions at once and
+    /// nothing is to be written (the session neither expired nor due a
+    /// touch): a page's usual visit, answered with no task. `nil` leaves
+    /// the request to `requireVisitor(_:)`, which also answers every refusal.
+    func visitorAtHand(for request: Request) -> Visitor? {
+        guard let sessions = store.immediateSessions else { return nil }
+        if let bearer = request.bearerToken {
+            guard SecretToken.isWellFormed(bearer), let user = sessions.apiTokenUser(tokenHash: SecretToken.hash(bearer)) else { return nil }
+            return Visitor(user: user, sessionHash: nil)
+        }
+        guard let hash = sessionHash(in: request), let session = sessions.session(tokenHash: hash),
+            state(of: session, at: now(), for: request) == .current
+        else { return nil }
+        return Visitor(user: session.user, sessionHash: hash)
+    }
+
+    /// The hash of the session token the request's cookie carries, if it carries a well-formed one.
+    private func sessionHash(in request: Request) -> String? {
+        guard let token = cookie.value(in: request), SecretToken.isWellFormed(token) else { return nil }
+        return SecretToken.hash(token)
+    }
+
+    private enum SessionState {
+        case current, dueTouch, expired
+    }
+
+    /// Whether a session has ended, or its `last_seen_at` is to be written now.
+    private func state(of session: StoredSession, at now: Int, for request: Request) -> SessionState {
+        if now - session.createdAt >= seconds(settings.sessionLifetime) || now - session.lastSeenAt >= seconds(settings.sessionIdle) {
+            return .expired
+        }
+        // A live page's own checks are not activity: an open tab must not keep the session from idling out.
+        return !request.isRecheck && now - session.lastSeenAt >= Self.touchInterval ? .dueTouch : .current
     }
 
     /// The visitor, or the answer for someone who must sign in: a 303 to the

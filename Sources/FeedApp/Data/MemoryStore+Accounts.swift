@@ -14,7 +14,10 @@ final class MemoryAccounts: Sendable {
     init(users: [(User, String?)]) { state = Mutex(State(users: users)) }
 }
 
-extension MemoryStore: AccountStore {
+extension MemoryStore: AccountStore, ImmediateSessionReads {
+    /// The store itself: its session reads answer at once.
+    public var immediateSessions: (any ImmediateSessionReads)? { self }
+
     public func user(named name: String) async throws -> (user: User, passwordHash: String?)? {
         accounts.state.withLock { state in state.users.first { $0.user.name == name } }
     }
@@ -45,7 +48,7 @@ extension MemoryStore: AccountStore {
         }
     }
 
-    public func session(tokenHash: String) async throws -> StoredSession? { accounts.state.withLock { $0.sessions[tokenHash] } }
+    public func session(tokenHash: String) -> StoredSession? { accounts.state.withLock { $0.sessions[tokenHash] } }
 
     public func touchSession(tokenHash: String, now: Int) async throws {
         accounts.state.withLock { $0.sessions[tokenHash]?.lastSeenAt = now }
@@ -68,7 +71,7 @@ extension MemoryStore: AccountStore {
         }
     }
 
-    public func apiTokenUser(tokenHash: String) async throws -> User? {
+    public func apiTokenUser(tokenHash: String) -> User? {
         accounts.state.withLock { state in
             guard let id = state.tokens.first(where: { $0.hash == tokenHash && !$0.info.revoked })?.user else { return nil }
             return state.users.first { $0.user.id == id }?.user

@@ -5,7 +5,7 @@ import Synchronization
 /// The seed data in memory, writes included, gone when the process ends:
 /// `--database memory:`, for tests and for measuring the renderer apart
 /// from any database. Users get ids 1, 2, … in seed order.
-public final class MemoryStore: FeedStore, ImmediateFeedReads, DayStore, LayoutStore, Sendable {
+public final class MemoryStore: FeedStore, ImmediateFeedReads, DayStore, LayoutStore, ImmediateLayoutReads, Sendable {
     private struct UserData {
         var alerts: [FeedAlert]
         var layouts: [String: [SectionID]] = [:]
@@ -79,7 +79,10 @@ public final class MemoryStore: FeedStore, ImmediateFeedReads, DayStore, LayoutS
 
     // MARK: Layouts
 
-    public func savedLayout(of user: UserID, page: String) async throws -> [SectionID]? {
+    /// The store itself: its layout reads answer at once.
+    public var immediateLayouts: (any ImmediateLayoutReads)? { self }
+
+    public func savedLayout(of user: UserID, page: String) -> [SectionID]? {
         guard let index = index(of: user) else { return nil }
         return state.withLock { $0[index].layouts[page] }
     }

@@ -49,8 +49,18 @@ struct FeedPage: ComposedPage {
 
     /// Who is signed in (or the answer that sends them to sign in), and the check-up's answers.
     func context(from request: Request) async throws(HTTPError) -> Context {
-        let visitor = try await accounts.requireVisitor(request)
-        return Context(
+        try context(of: try await accounts.requireVisitor(request), request)
+    }
+
+    /// The context and saved layout when the store keeps sessions and
+    /// layouts in memory and the visit writes nothing.
+    func startAtHand(from request: Request) throws(HTTPError) -> PageStart<Context>? {
+        guard let layouts = layouts.immediateLayouts, let visitor = accounts.visitorAtHand(for: request) else { return nil }
+        return PageStart(context: try context(of: visitor, request), savedLayout: layouts.savedLayout(of: visitor.user.id, page: name))
+    }
+
+    private func context(of visitor: Visitor, _ request: Request) throws(HTTPError) -> Context {
+        Context(
             forms: FormContext(visitor, formGuard: formGuard), account: AccountMenu(visitor, formGuard: formGuard),
             checkupAnswers: try quiz.answers(from: request.queryValues("checkup")))
     }

@@ -67,4 +67,17 @@ public protocol LayoutStore: Sendable {
     func saveLayout(_ sections: [SectionID], of user: UserID, page: String) async throws
     /// Forgets the user's layout of `page`. - Returns: whether there was one.
     func resetLayout(of user: UserID, page: String) async throws -> Bool
+
+    /// The layout read answering at once, when the store holds layouts in memory.
+    var immediateLayouts: (any ImmediateLayoutReads)? { get }
+}
+
+extension LayoutStore {
+    /// None: reads wait (a database).
+    public var immediateLayouts: (any ImmediateLayoutReads)? { nil }
+}
+
+/// A saved layout read at once, from memory (`MemoryStore`). The same read as `LayoutStore`'s.
+public protocol ImmediateLayoutReads: Sendable {
+    func savedLayout(of user: UserID, page: String) -> [SectionID]?
 }

@@ -23,15 +23,29 @@ extension SectionController {
     @discardableResult
     public func loadTree(_ options: LoadOptions = LoadOptions(), onProgress: () -> Void = {}) async -> LoadReport {
         var report = LoadReport()
-        // One buffer for every round's pending loads: a page's sections, in one allocation.
-        var pending: [PendingLoad] = []
-        pending.reserveCapacity(8)
+        var rounds = LoadRounds()
         while true {
-            pending.removeAll(keepingCapacity: true)
-            collectPendingLoads(into: &pending)
-            let wave = await loadPendingLoads(pending, options, clock: options.clock, onProgress: onProgress)
+            let wave = await loadPendingLoads(rounds.next(in: self), options, clock: options.clock, onProgress: onProgress)
             guard !wave.isEmpty else { return report }
-            if report.outcomes.isEmpty { report.outcomes = wave } else { report.outcomes += wave }
+            report.add(wave)
+        }
+    }
+
+    /// Loads the tree here and now, with no task, when every load's data is
+    /// at hand (`SectionLoad(atHand:)`) and no interceptor is set: the
+    /// report, as `loadTree(_:onProgress:)` would give it. `nil` when a load
+    /// would wait; then nothing of the round that would wait has run, but a
+    /// round before it (a model that added children) has delivered, so the
+    /// caller builds its tree anew for `loadTree`.
+    public func loadTreeAtHand(_ options: LoadOptions = LoadOptions()) -> LoadReport? {
+        guard options.intercept == nil else { return nil }
+        var report = LoadReport()
+        var rounds = LoadRounds()
+        while true {
+            let pending = rounds.next(in: self)
+            guard !pending.isEmpty else { return report }
+            guard pending.allSatisfy({ $0.load.atHand != nil }) else { return nil }
+            report.add(Self.readAtHand(pending, clock: options.clock))
         }
     }
 
@@ -66,19 +80,12 @@ extension SectionController {
             return []
         }
 
-        let start = clock.now
         if options.intercept == nil, pending.allSatisfy({ $0.load.atHand != nil }) {
-            // Every load's data at hand (the common case): their outcomes are written
-            // in order into the array returned, with no slots for loads that wait.
-            var outcomes: [LoadReport.Outcome] = []
-            outcomes.reserveCapacity(pending.count)
-            for entry in pending {
-                let status = Self.status(of: entry.controller) { try entry.load.atHand?.readAndDeliver() }
-                outcomes.append(.init(id: entry.controller.id, status: status, duration: start.duration(to: clock.now)))
-            }
+            let outcomes = Self.readAtHand(pending, clock: clock)
             onProgress()
             return outcomes
         }
+        let start = clock.now
         var outcomes = [LoadReport.Outcome?](repeating: nil, count: pending.count)
         // Loads whose data is at hand are read here, at once, with no task;
         // under an interceptor (which may delay any load) they wait like the rest.
@@ -153,6 +160,19 @@ extension SectionController {
         return Self.delivered(outcomes)
     }
 
+    /// Reads and delivers loads whose data is all at hand (the common case):
+    /// their outcomes in order, with no slots for loads that wait.
+    private static func readAtHand<C: Clock<Duration>>(_ pending: [PendingLoad], clock: C) -> [LoadReport.Outcome] {
+        let start = clock.now
+        var outcomes: [LoadReport.Outcome] = []
+        outcomes.reserveCapacity(pending.count)
+        for entry in pending {
+            let status = status(of: entry.controller) { try entry.load.atHand?.readAndDeliver() }
+            outcomes.append(.init(id: entry.controller.id, status: status, duration: start.duration(to: clock.now)))
+        }
+        return outcomes
+    }
+
     /// Hands a load's model to its controller, or marks it failed; its outcome.
     private static func deliver(
         _ result: Result<any Sendable, any Error>, to entry: PendingLoad, duration: Duration
@@ -174,7 +194,7 @@ extension SectionController {
         }
     }
 
-    private func collectPendingLoads(into pending: inout [PendingLoad]) {
+    fileprivate func collectPendingLoads(into pending: inout [PendingLoad]) {
         if case .notLoaded = loadState {
             if let load = makeLoad() {
                 pending.append(PendingLoad(controller: self, load: load))
@@ -198,6 +218,29 @@ extension SectionController {
 private struct PendingLoad {
     let controller: SectionController
     let load: SectionLoad
+}
+
+/// The loads pending in a tree, round after round (a delivered model may
+/// add children with loads of their own), in one buffer: a page's sections
+/// in one allocation.
+private struct LoadRounds {
+    private var pending: [PendingLoad] = []
+
+    init() { pending.reserveCapacity(8) }
+
+    /// The loads of `tree` pending now, in tree order; none when it is loaded.
+    mutating func next(in tree: SectionController) -> [PendingLoad] {
+        pending.removeAll(keepingCapacity: true)
+        tree.collectPendingLoads(into: &pending)
+        return pending
+    }
+}
+
+extension LoadReport {
+    /// Adds a round's outcomes (the first round's array is kept as it is).
+    fileprivate mutating func add(_ wave: [Outcome]) {
+        if outcomes.isEmpty { outcomes = wave } else { outcomes += wave }
+    }
 }
 
 /// Wraps a section's load operation, given the section's id.

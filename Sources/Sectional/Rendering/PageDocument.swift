@@ -37,6 +37,29 @@ public struct PageDocument {
         return report
     }
 
+    /// `renderWhole(loading:into:)` here and now, with no task, when every
+    /// load's data is at hand; `nil`, with nothing written, when a load
+    /// would wait (see `SectionController.loadTreeAtHand(_:)`).
+    public func renderWholeAtHand(loading options: LoadOptions, into html: inout HTMLWriter) -> LoadReport? {
+        guard let report = root.loadTreeAtHand(options) else { return nil }
+        page.startTimingCards()
+        render(into: &html)
+        page.timesCards = false
+        return report
+    }
+
+    /// The bytes `stream(_:loading:send:)` would send, here and now, with no
+    /// task, when every load's data is at hand: everything is ready at once,
+    /// so the document is rendered whole, in the layout of `order`. `nil`,
+    /// with nothing rendered, when a load would wait.
+    public func streamAtHand(_ order: CardOrder = .pageOrder, loading options: LoadOptions) -> (bytes: [UInt8], report: LoadReport)? {
+        guard let report = root.loadTreeAtHand(options) else { return nil }
+        if order == .asFinished { page.layout = .slots(stylesheets: head.stylesheets) }
+        var html = HTMLWriter(capacity: 16 * 1024)
+        render(into: &html)
+        return (html.bytes, report)
+    }
+
     /// Sends the document as it becomes ready: at once everything that needs
     /// no section, then each card in page order as soon as it and the cards
     /// above it are ready; or, with `.asFinished`, each card as it finishes,

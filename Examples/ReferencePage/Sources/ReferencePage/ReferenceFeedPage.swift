@@ -1,3 +1,4 @@
+import HTTPServer
 import Sectional
 import SectionalServer
 
@@ -17,6 +18,9 @@ struct ReferenceFeedPage: ComposedPage {
             defaults: [BalancesSection.self, AlertsSection.self, CreditScoreSection.self]
         )
     }
+
+    /// Nothing to read and no saved layouts: a page whose data is in memory is answered with no task.
+    func startAtHand(from request: Request) -> PageStart<Void>? { PageStart(context: ()) }
 
     func makePage(_ setup: SectionSetup<Void>) -> StackPageController {
         let page = ReferenceStack(id: "feed", title: title)

@@ -90,6 +90,55 @@ import Testing
         #expect(router.respondImmediately(to: try Request(method: .get, target: "/feed")) == nil)
     }
 
+    /// A route that answers at once or later as `mode` says, and refuses now or in its task.
+    static func replyingRouter() -> Router {
+        var router = Router(logger: LogCollector().logger)
+        router.errorResponder = { error, _ in
+            Response(status: error.status, contentType: "text/plain; charset=utf-8", body: "site error: \(error.message)")
+        }
+        router.on(
+            .get, "/page/{mode}",
+            replying: { request in
+                switch request.parameters["mode"] {
+                case "ready": return .now("ready at once".response())
+                case "waits": return .later { "after waiting".response() }
+                case "refused": throw HTTPError(.badRequest, "refused at once")
+                default: return .later { throw HTTPError(.forbidden, "refused in the task") }
+                }
+            })
+        return router
+    }
+
+    @Test func aReplyingRouteIsAnsweredAtOnceWhenItsHandlerSaysNow() throws {
+        let router = Self.replyingRouter()
+        for method in [HTTPMethod.get, .head] {
+            guard case .now(let response) = router.reply(to: try Request(method: method, target: "/page/ready")) else {
+                Issue.record("\(method) /page/ready was left for a task")
+                continue
+            }
+            #expect(response.bodyText == "ready at once")
+            #expect(response.route == "/page/{mode}", "labelled with its route, for metrics and the log")
+        }
+    }
+
+    @Test func aReplyingRoutesWorkRunsLaterAndIsLabelledToo() async throws {
+        guard case .later(let work) = Self.replyingRouter().reply(to: try Request(method: .get, target: "/page/waits")) else {
+            Issue.record("/page/waits was answered without its work")
+            return
+        }
+        let response = try await work()
+        #expect(response.bodyText == "after waiting")
+        #expect(response.route == "/page/{mode}")
+    }
+
+    @Test(arguments: [("/page/refused", HTTPStatus.badRequest, "refused at once"), ("/page/later", .forbidden, "refused in the task")])
+    func aReplyingRoutesErrorsAreAnsweredTheSitesWay(target: String, status: HTTPStatus, message: String) async throws {
+        let response = await Self.replyingRouter().respond(to: try Request(method: .get, target: target))
+        #expect(response.status == status)
+        #expect(response.bodyText == "site error: \(message)")
+        #expect(response.route == "/page/{mode}")
+    }
+
     @Test func routeSeesTheDecodedQuery() async throws {
         var router = Router(logger: LogCollector().logger)
         router.get("/search") { request in request.queryValues("q").joined(separator: "|") }

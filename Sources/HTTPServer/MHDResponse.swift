@@ -43,7 +43,9 @@ enum MHDResponse {
             add(name, value, to: made)
         }
         // `sentHeaders` without copying `headers`: the timing replaces any field of its name.
-        if hasTiming, let timing = response.timing { add("Server-Timing", timing.headerValue, to: made) }
+        if hasTiming, let timing = response.timing {
+            timing.withHeaderValueCString { value in _ = MHD_add_response_header(made, "Server-Timing", value) }
+        }
         if closeConnection {
             MHD_add_response_header(made, "Connection", "close")
         }

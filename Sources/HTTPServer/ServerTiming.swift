@@ -44,39 +44,55 @@ public struct ServerTiming: Sendable {
     }
 
     /// `name;dur=MILLISECONDS, …`, milliseconds with three decimals.
-    /// Written straight into the string's own storage, each name copied
-    /// whole and each number digit by digit: joined as strings, or written
-    /// a byte at a time, a page's six entries cost more than rendering one
-    /// of its sections.
     public var headerValue: String {
-        // Per entry: ", ", ";dur=", at most 19 digits, "." and three decimals.
-        let capacity = added.reduce(0) { $0 + $1.prefix.utf8CodeUnitCount + $1.name.utf8.count + 32 }
-        return String(unsafeUninitializedCapacity: capacity) { buffer in
-            var count = 0
-            // Each piece copied whole from its bytes: as a generic collection,
-            // element by element, a piece cost 50 instructions.
-            func write(_ bytes: UnsafeBufferPointer<UInt8>) {
-                if let source = bytes.baseAddress { (buffer.baseAddress! + count).initialize(from: source, count: bytes.count) }
-                count += bytes.count
-            }
-            func write(_ literal: StaticString) { write(UnsafeBufferPointer(start: literal.utf8Start, count: literal.utf8CodeUnitCount)) }
-            for (index, entry) in added.enumerated() {
-                let (seconds, attoseconds) = entry.duration.components
-                // A negative duration (a deadline set below zero) reads as zero.
-                let microseconds = max(0, seconds * 1_000_000 + attoseconds / 1_000_000_000_000)
-                if index > 0 { write(", ") }
-                write(entry.prefix)
-                if entry.name.utf8.withContiguousStorageIfAvailable(write) == nil {
-                    var name = entry.name
-                    name.withUTF8(write)
-                }
-                write(";dur=")
-                count = Self.writeDigits(of: microseconds / 1000, minimumCount: 1, into: buffer, at: count)
-                buffer[count] = UInt8(ascii: ".")
-                count = Self.writeDigits(of: microseconds % 1000, minimumCount: 3, into: buffer, at: count + 1)
-            }
-            return count
+        String(unsafeUninitializedCapacity: capacity) { write(into: $0) }
+    }
+
+    /// The header value as a C string, lent to `body`: what libmicrohttpd
+    /// copies. Written on the stack: a `String` made first (its bytes
+    /// checked as UTF-8, then lent as a C string) cost 800 instructions more
+    /// for a page's six entries.
+    func withHeaderValueCString<Result>(_ body: (UnsafePointer<CChar>) -> Result) -> Result {
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: capacity + 1) { buffer in
+            buffer[write(into: buffer)] = 0
+            return buffer.withMemoryRebound(to: CChar.self) { body($0.baseAddress!) }
         }
+    }
+
+    /// The most bytes the value takes. Per entry: ", ", ";dur=", at most 19 digits, "." and three decimals.
+    private var capacity: Int {
+        added.reduce(0) { $0 + $1.prefix.utf8CodeUnitCount + $1.name.utf8.count + 32 }
+    }
+
+    /// Writes the value at the start of `buffer`; returns its length. Each
+    /// name is copied whole and each number digit by digit: joined as
+    /// strings, or written a byte at a time, a page's six entries cost more
+    /// than rendering one of its sections.
+    private func write(into buffer: UnsafeMutableBufferPointer<UInt8>) -> Int {
+        var count = 0
+        // Each piece copied whole from its bytes: as a generic collection,
+        // element by element, a piece cost 50 instructions.
+        func write(_ bytes: UnsafeBufferPointer<UInt8>) {
+            if let source = bytes.baseAddress { (buffer.baseAddress! + count).initialize(from: source, count: bytes.count) }
+            count += bytes.count
+        }
+        func write(_ literal: StaticString) { write(UnsafeBufferPointer(start: literal.utf8Start, count: literal.utf8CodeUnitCount)) }
+        for (index, entry) in added.enumerated() {
+            let (seconds, attoseconds) = entry.duration.components
+            // A negative duration (a deadline set below zero) reads as zero.
+            let microseconds = max(0, seconds * 1_000_000 + attoseconds / 1_000_000_000_000)
+            if index > 0 { write(", ") }
+            write(entry.prefix)
+            if entry.name.utf8.withContiguousStorageIfAvailable(write) == nil {
+                var name = entry.name
+                name.withUTF8(write)
+            }
+            write(";dur=")
+            count = Self.writeDigits(of: microseconds / 1000, minimumCount: 1, into: buffer, at: count)
+            buffer[count] = UInt8(ascii: ".")
+            count = Self.writeDigits(of: microseconds % 1000, minimumCount: 3, into: buffer, at: count + 1)
+        }
+        return count
     }
 
     /// Writes `number`'s decimal digits (it is not negative) at `start`, with leading zeros up to

@@ -46,4 +46,20 @@ struct ServerTimingTests {
         #expect(timing.entries.map(\.name) == ["load-credit-score", "plain", "render-x"])
         #expect(timing.entries.map(\.duration) == [.microseconds(1_250), .zero, .microseconds(7)])
     }
+
+    @Test("What libmicrohttpd is handed is the header value, as one C string")
+    func cStringIsTheHeaderValue() {
+        var timings = [ServerTiming()]
+        var many = ServerTiming()
+        for index in 0..<40 { many.add(prefix: "render-", String(repeating: "x", count: index), .microseconds(index * 1_001)) }
+        timings.append(many)
+        var odd = ServerTiming()
+        odd.add("a", .seconds(-5))
+        odd.add(prefix: "load-", "", .seconds(86_400 * 365))
+        timings.append(odd)
+        for timing in timings {
+            let handed = timing.withHeaderValueCString { String(cString: $0) }
+            #expect(handed == timing.headerValue)
+        }
+    }
 }

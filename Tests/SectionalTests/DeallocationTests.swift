@@ -103,6 +103,25 @@ struct DeallocationTests {
         #expect(child.parent == nil)
     }
 
+    @Test("A parent freed clears only its own children's parent: a moved child and a grandchild keep theirs")
+    func freeingAParentClearsOnlyItsOwnChildren() {
+        var first: SectionController? = SectionController(id: "first", title: "First")
+        let second = SectionController(id: "second", title: "Second")
+        let moved = SectionController(id: "moved", title: "Moved")
+        let group = SectionController(id: "group", title: "Group")
+        let leaf = SectionController(id: "leaf", title: "Leaf")
+        first?.addChild(moved)
+        second.addChild(moved)
+        first?.addChild(group)
+        group.addChild(leaf)
+        first = nil
+        #expect(moved.parent === second)
+        #expect(second.children.map(\.id) == ["moved"])
+        #expect(group.parent == nil)
+        #expect(leaf.parent === group, "its own parent is still alive")
+        #expect(group.isAncestor(of: leaf) && !second.isAncestor(of: leaf))
+    }
+
     @Test func aRemovedChildIsNotKeptByItsFormerParent() {
         let page = SectionController(id: "page", title: "Page")
         var child: SectionController? = SectionController(id: "child", title: "Child")

@@ -41,14 +41,37 @@ struct StoreTests {
         }
     }
 
+    @Test(
+        "Memory answers sessions, layouts and day reads at once too, with the same data; a database's wait",
+        arguments: Engine.allCases)
+    func immediateAccountLayoutAndDayReads(engine: Engine) async throws {
+        try await TestDatabase.withData(engine) { data, _ in
+            let stores = (data.accounts.immediateSessions, data.layouts.immediateLayouts, data.day.immediateDayReads)
+            guard let sessions = stores.0, let layouts = stores.1, let day = stores.2 else {
+                #expect(engine != .memory, "memory answers at once")
+                #expect(stores.0 == nil && stores.1 == nil && stores.2 == nil, "a database answers none at once")
+                return
+            }
+            #expect(engine == .memory, "a database's reads wait for it")
+            try await data.accounts.createSession(tokenHash: "h", user: alex, now: 100)
+            #expect(sessions.session(tokenHash: "h") == (try await data.accounts.session(tokenHash: "h")))
+            #expect(sessions.session(tokenHash: "unknown") == nil)
+            #expect(sessions.apiTokenUser(tokenHash: "unknown") == nil)
+            try await data.layouts.saveLayout(["alerts"], of: alex, page: "feed")
+            #expect(layouts.savedLayout(of: alex, page: "feed") == ["alerts"])
+            #expect(layouts.savedLayout(of: sam, page: "feed") == nil)
+            let november = Day(2026, 11, 3)
+            #expect(try day.sleep(of: sam, on: november) == (try await data.day.sleep(of: sam, on: november)))
+            #expect(try day.workout(of: alex, on: Day(2028, 1, 1)) == nil)
+        }
+    }
+
     @Test("Day data is the seed's inside its years and nothing outside them", arguments: Engine.allCases)
     func dayData(engine: Engine) async throws {
         let memory = MemoryStore()
         try await TestDatabase.withData(engine) { data, _ in
             for day in [Day(2026, 1, 1), Day(2026, 11, 3), Day(2027, 12, 31)] {
-                let (summary, sleep, workout) = (
-                    try await memory.summary(of: alex, on: day), try await memory.sleep(of: sam, on: day), try await memory.workout(of: alex, on: day)
-                )
+                let (summary, sleep, workout) = (memory.summary(of: alex, on: day), memory.sleep(of: sam, on: day), memory.workout(of: alex, on: day))
                 #expect(try await data.day.summary(of: alex, on: day) == summary)
                 #expect(try await data.day.sleep(of: sam, on: day) == sleep)
                 #expect(try await data.day.workout(of: alex, on: day) == workout)

@@ -21,6 +21,39 @@ struct AtHandPageTests {
         app.router.reply(to: try Request(method: .get, target: target, headers: headers ?? ["Cookie": app.cookie]))
     }
 
+    /// The answer the router gave at once, signed in as `app`'s visitor unless `headers` say otherwise; `nil`, recorded, when it left the request for a task.
+    private static func answerAtOnce(
+        _ app: AppHarness, _ target: String, headers: HTTPHeaders? = nil, sourceLocation: SourceLocation = #_sourceLocation
+    ) throws -> Response? {
+        guard case .now(let response) = try reply(app, target, headers: headers) else {
+            Issue.record("\(target) was left for a task", sourceLocation: sourceLocation)
+            return nil
+        }
+        return response
+    }
+
+    /// Whether the router left the request for a task; recorded when it answered at once.
+    private static func leftForATask(
+        _ app: AppHarness, _ target: String, headers: HTTPHeaders? = nil, sourceLocation: SourceLocation = #_sourceLocation
+    ) throws -> Bool {
+        guard case .later = try reply(app, target, headers: headers) else {
+            Issue.record("\(target) was answered at once", sourceLocation: sourceLocation)
+            return false
+        }
+        return true
+    }
+
+    /// `target` answered at once by `atHand` and in a task by `waiting`, for the same visitor: the same status and bytes.
+    private static func expectSameAnswer(_ target: String, atHand: AppHarness, waiting: AppHarness) async throws {
+        let cookie: HTTPHeaders = ["Cookie": atHand.cookie]
+        guard let response = try answerAtOnce(atHand, target), try leftForATask(waiting, target, headers: cookie) else { return }
+        let waited = try await waiting.get(target, headers: cookie)
+        #expect(response.status == waited.status)
+        #expect(response.bodyBytes == waited.bodyBytes, "the same bytes either way: \(target)")
+        #expect(response.headers["Content-Type"] == waited.headers["Content-Type"])
+        #expect((response.timing != nil) == (waited.headers["Server-Timing"] != nil), "a page sent whole is timed either way")
+    }
+
     @Test(
         "Signed in, the page is ready at once, and is what a store that waits gives",
         arguments: [
@@ -29,35 +62,35 @@ struct AtHandPageTests {
         ])
     func readyAtOnce(target: String) async throws {
         let (atHand, waiting) = try await Self.apps()
-        guard case .now(let response) = try Self.reply(atHand, target) else {
-            Issue.record("\(target) was left for a task")
-            return
-        }
-        #expect(response.status == .ok)
-        guard case .later = try Self.reply(waiting, target, headers: ["Cookie": atHand.cookie]) else {
-            Issue.record("\(target) did not wait for a store that waits")
-            return
-        }
-        let waited = try await waiting.get(target, headers: ["Cookie": atHand.cookie])
-        #expect(waited.status == .ok)
-        #expect(response.bodyBytes == waited.bodyBytes, "the same bytes either way: \(target)")
-        #expect(response.headers["Content-Type"] == waited.headers["Content-Type"])
-        #expect((response.timing != nil) == (waited.headers["Server-Timing"] != nil), "a page sent whole is timed either way")
+        #expect(try Self.answerAtOnce(atHand, target)?.status == .ok)
+        try await Self.expectSameAnswer(target, atHand: atHand, waiting: waiting)
+    }
+
+    @Test(
+        "The day page too: ready at once in memory, and what a day store that waits gives",
+        arguments: [
+            "/day?date=2026-11-03", "/day?date=2024-02-29&remove=calendar&stream=0", "/day?date=2026-11-04&stream=ooo",
+            "/day/sections/sleep?date=2026-11-04", "/api/day/sections?date=2026-11-03",
+        ])
+    func dayReadyAtOnce(target: String) async throws {
+        let data = AppData.memory()
+        let atHand = try await AppHarness(data: data)
+        let waiting = try await AppHarness(
+            data: AppData(
+                feed: data.feed, day: WaitingDayStore(), layouts: data.layouts, accounts: data.accounts, users: data.users,
+                formKey: data.formKey, pool: nil, hasher: data.hasher))
+        #expect(try Self.answerAtOnce(atHand, target)?.status == .ok)
+        try await Self.expectSameAnswer(target, atHand: atHand, waiting: waiting)
+        #expect(try Self.answerAtOnce(atHand, "/day?date=2026-13-40")?.status == .badRequest, "a bad date is refused at once")
     }
 
     @Test("A fragment needs only its own section's data at hand: the check-up, read from the query, never waits")
     func fragmentNeedsOnlyItsOwnData() async throws {
         let (_, waiting) = try await Self.apps()
-        guard case .now(let checkup) = try Self.reply(waiting, "/feed/sections/checkup?checkup=retirement:no") else {
-            Issue.record("the check-up waited for a store it does not read")
-            return
-        }
-        #expect(checkup.status == .ok)
-        #expect(checkup.bodyText.contains(#"data-section="checkup""#))
-        guard case .later = try Self.reply(waiting, "/feed/sections/balances") else {
-            Issue.record("the balances did not wait for their store")
-            return
-        }
+        let checkup = try Self.answerAtOnce(waiting, "/feed/sections/checkup?checkup=retirement:no")
+        #expect(checkup?.status == .ok)
+        #expect(checkup?.bodyText.contains(#"data-section="checkup""#) == true)
+        #expect(try Self.leftForATask(waiting, "/feed/sections/balances"), "the balances wait for their store")
     }
 
     @Test(
@@ -68,14 +101,10 @@ struct AtHandPageTests {
         ])
     func refusedAtOnce(target: String, status: Int) async throws {
         let (atHand, waiting) = try await Self.apps()
-        guard case .now(let response) = try Self.reply(atHand, target) else {
-            Issue.record("\(target) was left for a task")
-            return
-        }
-        #expect(response.status.code == status)
+        #expect(try Self.answerAtOnce(atHand, target)?.status.code == status)
         let waited = try await waiting.get(target, headers: ["Cookie": atHand.cookie])
         #expect(waited.status.code == status)
-        #expect(response.bodyBytes == waited.bodyBytes, "the same refusal either way: \(target)")
+        #expect(try Self.answerAtOnce(atHand, target)?.bodyBytes == waited.bodyBytes, "the same refusal either way: \(target)")
     }
 
     @Test("A visitor who must sign in, or whose session must be written, is answered in a task, as before")
@@ -83,10 +112,7 @@ struct AtHandPageTests {
         let app = try await AppHarness()
         for target in ["/feed", "/feed/sections/alerts", "/api/feed/sections"] {
             for cookie in ["", "sectional_session=" + SecretToken.generate(), "sectional_session=not-a-token"] {
-                guard case .later = try Self.reply(app, target, headers: cookie.isEmpty ? [:] : ["Cookie": cookie]) else {
-                    Issue.record("\(target) with '\(cookie)' was answered without the accounts' async path")
-                    continue
-                }
+                guard try Self.leftForATask(app, target, headers: cookie.isEmpty ? [:] : ["Cookie": cookie]) else { continue }
                 let answer = try await app.client.get(target, headers: cookie.isEmpty ? [:] : ["Cookie": cookie])
                 #expect(answer.status == (target.hasPrefix("/api/") ? .unauthorized : .seeOther), "\(target) with '\(cookie)'")
             }
@@ -100,18 +126,19 @@ struct AtHandPageTests {
         let token = SecretToken.generate()
         let id = try await data.accounts.createAPIToken(tokenHash: SecretToken.hash(token), user: UserID(1), label: "test", now: 0)
         let bearer: HTTPHeaders = ["Authorization": "Bearer " + token]
-        guard case .now(let response) = try Self.reply(app, "/api/feed/sections", headers: bearer) else {
-            Issue.record("a valid token was left for a task")
-            return
-        }
-        #expect(response.status == .ok)
+        #expect(try Self.answerAtOnce(app, "/api/feed/sections", headers: bearer)?.status == .ok)
         #expect(try await data.accounts.revokeAPIToken(id: id))
         for headers: HTTPHeaders in [bearer, ["Authorization": "Bearer " + SecretToken.generate()], ["Authorization": "Bearer nonsense"]] {
-            guard case .later = try Self.reply(app, "/api/feed/sections", headers: headers) else {
-                Issue.record("a token that is not valid was answered at once")
-                continue
-            }
+            guard try Self.leftForATask(app, "/api/feed/sections", headers: headers) else { continue }
             #expect(try await app.client.get("/api/feed/sections", headers: headers).status == .unauthorized)
         }
     }
+}
+
+/// The seed's day data, read as a database is: through the async reads only.
+private struct WaitingDayStore: DayStore {
+    let memory = MemoryStore()
+    func summary(of user: UserID, on day: Day) async throws -> DaySummary? { memory.summary(of: user, on: day) }
+    func sleep(of user: UserID, on day: Day) async throws -> Night? { memory.sleep(of: user, on: day) }
+    func workout(of user: UserID, on day: Day) async throws -> Workout? { memory.workout(of: user, on: day) }
 }

@@ -17,9 +17,10 @@ struct StreamingPageTests {
     func streamedEqualsWhole(target: String) async throws {
         let app = try await AppHarness(feedStore: ControlledFeedStore(delays: ["alerts": .milliseconds(30), "balances": .milliseconds(10)]))
         let streamed = try await app.answer(target)
-        // Only the check-up (computed from the query) or no section at all:
-        // everything is at hand, so the page is ready at once and goes out whole.
-        let readyAtOnce = target.hasPrefix("/feed?sections=") && !target.contains("balances")
+        // The day page (its store in memory), only the check-up (computed from the
+        // query) or no section at all: everything is at hand, so the page is
+        // ready at once and goes out whole.
+        let readyAtOnce = target.hasPrefix("/day") || (target.hasPrefix("/feed?sections=") && !target.contains("balances"))
         if case .stream = streamed.body {
             #expect(!readyAtOnce, "\(target) needs no waiting, yet was streamed")
             #expect(streamed.body.count == 0, "the page streams: \(target)")

@@ -5,7 +5,7 @@ import Synchronization
 /// The seed data in memory, writes included, gone when the process ends:
 /// `--database memory:`, for tests and for measuring the renderer apart
 /// from any database. Users get ids 1, 2, … in seed order.
-public final class MemoryStore: FeedStore, ImmediateFeedReads, DayStore, LayoutStore, ImmediateLayoutReads, Sendable {
+public final class MemoryStore: FeedStore, ImmediateFeedReads, DayStore, ImmediateDayReads, LayoutStore, ImmediateLayoutReads, Sendable {
     private struct UserData {
         var alerts: [FeedAlert]
         var layouts: [String: [SectionID]] = [:]
@@ -99,15 +99,18 @@ public final class MemoryStore: FeedStore, ImmediateFeedReads, DayStore, LayoutS
 
     // MARK: Day
 
-    public func summary(of user: UserID, on day: Day) async throws -> DaySummary? {
+    /// The store itself: its day reads answer at once.
+    public var immediateDayReads: (any ImmediateDayReads)? { self }
+
+    public func summary(of user: UserID, on day: Day) -> DaySummary? {
         seedUser(user).flatMap { SeedData.summary(for: $0, on: day) }
     }
 
-    public func sleep(of user: UserID, on day: Day) async throws -> Night? {
+    public func sleep(of user: UserID, on day: Day) -> Night? {
         seedUser(user).flatMap { SeedData.sleep(for: $0, on: day) }
     }
 
-    public func workout(of user: UserID, on day: Day) async throws -> Workout? {
+    public func workout(of user: UserID, on day: Day) -> Workout? {
         seedUser(user).flatMap { SeedData.workout(for: $0, on: day) }
     }
 }

@@ -35,7 +35,17 @@ struct DayPage: ComposedPage {
 
     /// Who is signed in, and the `date` query item, today (UTC) when absent.
     func context(from request: Request) async throws(HTTPError) -> Context {
-        let account = AccountMenu(try await accounts.requireVisitor(request), formGuard: formGuard)
+        try context(of: try await accounts.requireVisitor(request), request)
+    }
+
+    /// The context when the store keeps sessions in memory and the visit writes nothing; no layouts are saved.
+    func startAtHand(from request: Request) throws(HTTPError) -> PageStart<Context>? {
+        guard let visitor = accounts.visitorAtHand(for: request) else { return nil }
+        return PageStart(context: try context(of: visitor, request))
+    }
+
+    private func context(of visitor: Visitor, _ request: Request) throws(HTTPError) -> Context {
+        let account = AccountMenu(visitor, formGuard: formGuard)
         guard let text = request.queryValue("date") else { return Context(day: Day.today(), account: account) }
         guard let day = Day(iso: text) else {
             throw HTTPError(.badRequest, "date '\(text)' is not a valid date; use YYYY-MM-DD, e.g. 2026-11-03.")

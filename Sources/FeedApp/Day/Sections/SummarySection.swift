@@ -6,9 +6,9 @@ final class SummarySection: DayRecordSection<DaySummary>, CatalogSection {
     static let title = "Summary"
 
     init(store: any DayStore, user: UserID, date: Day) {
-        super.init(id: Self.id, title: Self.title, store: store, user: user, date: date) { store, user, day in
-            try await store.summary(of: user, on: day)
-        }
+        super.init(
+            id: Self.id, title: Self.title, store: store, user: user, date: date, atHand: { try $0.summary(of: $1, on: $2) },
+            waiting: { try await $0.summary(of: $1, on: $2) })
     }
 
     override func render(into html: inout HTMLWriter) {

@@ -6,9 +6,9 @@ final class WorkoutSection: DayRecordSection<Workout>, CatalogSection {
     static let title = "Workout"
 
     init(store: any DayStore, user: UserID, date: Day) {
-        super.init(id: Self.id, title: Self.title, store: store, user: user, date: date) { store, user, day in
-            try await store.workout(of: user, on: day)
-        }
+        super.init(
+            id: Self.id, title: Self.title, store: store, user: user, date: date, atHand: { try $0.workout(of: $1, on: $2) },
+            waiting: { try await $0.workout(of: $1, on: $2) })
     }
 
     override func render(into html: inout HTMLWriter) {

@@ -60,8 +60,9 @@ for sanitizer in "${SANITIZERS[@]}"; do
     log=.build/sanitize-$sanitizer.log
     say "building and testing with --sanitize=$sanitizer (log: $log)"
     # Tests run one at a time: sanitized code is 3 to 10 times slower, and
-    # the live tests' time limits were set for an ordinary build.
-    if "$SWIFT" test --sanitize="$sanitizer" --scratch-path "$scratch" --no-parallel "${filter[@]}" >"$log" 2>&1; then
+    # the live tests' time limits were set for an ordinary build. The tests
+    # on PostgreSQL get a throw-away one, as in `make test`.
+    if bash scripts/with-postgres.sh "$SWIFT" test --sanitize="$sanitizer" --scratch-path "$scratch" --no-parallel "${filter[@]}" >"$log" 2>&1; then
         summary=$(grep -E "Test run with [0-9]+ tests? .* passed" "$log" | tail -n 1 | sed 's/^.*Test run/Test run/')
         RESULT[$sanitizer]="clean: ${summary:-passed}"
     else

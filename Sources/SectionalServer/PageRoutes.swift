@@ -11,11 +11,18 @@ extension Router {
     }
 }
 
-/// The three routes of a composed page.
-struct PageRoutes<Page: ComposedPage>: Sendable {
+/// The three routes of a composed page. A class: the work a route hands to
+/// a task captures one reference, not a copy of the page and the site.
+final class PageRoutes<Page: ComposedPage>: Sendable {
     let page: Page
     let site: Site
     let logger: Logger
+
+    init(page: Page, site: Site, logger: Logger) {
+        self.page = page
+        self.site = site
+        self.logger = logger
+    }
 
     func register(on router: inout Router) {
         let address = PageAddress(path: page.path)
@@ -39,7 +46,7 @@ struct PageRoutes<Page: ComposedPage>: Sendable {
             let document = makeDocument(plan: plan, context: context)
             if let response = pageAtHand(document, delivery) { return .now(withLogUser(response, context)) }
         }
-        return .later { try await fullPageInTask(request) }
+        return .later { [self] in try await fullPageInTask(request) }
     }
 
     private func fullPageInTask(_ request: Request) async throws(HTTPError) -> Response {
@@ -133,7 +140,7 @@ struct PageRoutes<Page: ComposedPage>: Sendable {
                 return .now(withLogUser(card(section, of: controller, report), context))
             }
         }
-        return .later { try await fragmentInTask(request, id) }
+        return .later { [self] in try await fragmentInTask(request, id) }
     }
 
     private func fragmentInTask(_ request: Request, _ id: SectionID) async throws(HTTPError) -> Response {
@@ -182,7 +189,7 @@ struct PageRoutes<Page: ComposedPage>: Sendable {
         {
             return .now(describing(plan, context, report, request))
         }
-        return .later { try await descriptionInTask(request) }
+        return .later { [self] in try await descriptionInTask(request) }
     }
 
     private func descriptionInTask(_ request: Request) async throws(HTTPError) -> Response {

@@ -35,8 +35,10 @@ extension SectionController {
     /// at hand (`SectionLoad(atHand:)`) and no interceptor is set: the
     /// report, as `loadTree(_:onProgress:)` would give it. `nil` when a load
     /// would wait; then nothing of the round that would wait has run, but a
-    /// round before it (a model that added children) has delivered, so the
-    /// caller builds its tree anew for `loadTree`.
+    /// round before it (a model that added children) may have delivered:
+    /// `loadTree` on the same tree loads only what is left (and reports only
+    /// that), so a caller that needs the whole report builds the tree anew,
+    /// as the server does.
     public func loadTreeAtHand(_ options: LoadOptions = LoadOptions()) -> LoadReport? {
         guard options.intercept == nil else { return nil }
         var report = LoadReport()

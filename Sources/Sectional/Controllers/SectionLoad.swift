@@ -34,6 +34,8 @@ public struct SectionLoad {
     /// request): `read` runs at once in the page's task, before any load
     /// that waits has started, and no task is made for it. A task per load
     /// cost about 7,000 instructions, more than most sections' rendering.
+    /// When every load of a page is at hand, the page needs no task at all
+    /// (`loadTreeAtHand(_:)`): its reads run on the server's thread.
     ///
     /// `read` must not wait on anything (no file or database: those belong
     /// in `init(_:deliver:)`); a page under an interceptor runs it as an

@@ -9,19 +9,34 @@ public enum SecretToken {
     /// What the database keeps for `token`: its BLAKE2b hash, as hex. No
     /// salt is needed: the token itself is 256 random bits.
     public static func hash(_ token: String) -> String {
-        Sodium.ready()
         var token = token
+        return token.withUTF8(hash(bytes:))
+    }
+
+    /// `hash(_:)` of a token's bytes if they have a token's form, else `nil`:
+    /// a session cookie's token, checked and hashed where the request holds
+    /// it, with no string made of it (this runs on every signed-in request).
+    public static func hash(ofWellFormed bytes: UnsafeBufferPointer<UInt8>) -> String? {
+        isWellFormed(bytes) ? hash(bytes: bytes) : nil
+    }
+
+    private static func hash(bytes: UnsafeBufferPointer<UInt8>) -> String {
+        Sodium.ready()
         return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 32) { out in
-            token.withUTF8 { bytes in _ = crypto_generichash(out.baseAddress!, out.count, bytes.baseAddress, UInt64(bytes.count), nil, 0) }
+            _ = crypto_generichash(out.baseAddress!, out.count, bytes.baseAddress, UInt64(bytes.count), nil, 0)
             return Hex.encode(UnsafeBufferPointer(out))
         }
     }
 
     /// Whether `text` has a token's form; anything else is refused unhashed.
     public static func isWellFormed(_ text: String) -> Bool {
-        // Checked in place, on the bytes: this runs on every signed-in request (decoding made two
-        // arrays; walking the UTF-8 view cost 40 instructions a byte).
+        // Checked in place, on the bytes (decoding made two arrays; walking
+        // the UTF-8 view cost 40 instructions a byte).
         var text = text
-        return text.withUTF8 { bytes in bytes.count == 64 && bytes.allSatisfy(Hex.isDigit) }
+        return text.withUTF8(isWellFormed)
+    }
+
+    private static func isWellFormed(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        bytes.count == 64 && bytes.allSatisfy(Hex.isDigit)
     }
 }

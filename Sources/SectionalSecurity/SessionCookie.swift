@@ -26,12 +26,18 @@ public struct SessionCookie: Sendable {
 
     /// The cookie's value in the request's `Cookie` fields, if sent.
     public func value(in request: Request) -> String? {
+        withValue(in: request) { String(decoding: $0, as: UTF8.self) }
+    }
+
+    /// The cookie's value, if sent, lent to `body` as the bytes of the
+    /// request's field: nothing is copied.
+    public func withValue<Result>(in request: Request, _ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result? {
         // Browsers send one Cookie field; this runs on every request, so it
-        // scans that field's bytes once and copies only the value it finds.
+        // scans that field's bytes once.
         guard var field = request.headers["Cookie"] else { return nil }
         var name = name
         return field.withUTF8 { bytes in
-            name.withUTF8 { name -> String? in
+            name.withUTF8 { name -> Result? in
                 var start = 0
                 while start < bytes.count {
                     var end = start
@@ -41,7 +47,7 @@ public struct SessionCookie: Sendable {
                     if valueStart <= end, bytes[valueStart - 1] == UInt8(ascii: "="),
                         name.isEmpty || memcmp(bytes.baseAddress! + start, name.baseAddress!, name.count) == 0
                     {
-                        return String(decoding: UnsafeBufferPointer(rebasing: bytes[valueStart..<end]), as: UTF8.self)
+                        return body(UnsafeBufferPointer(rebasing: bytes[valueStart..<end]))
                     }
                     start = end + 1
                 }

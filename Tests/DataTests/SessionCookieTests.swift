@@ -6,7 +6,12 @@ import Testing
 @Suite("Session cookie")
 struct SessionCookieTests {
     private func value(_ field: String?, name: String = "sectional_session") -> String? {
-        SessionCookie(name: name).value(in: Request(method: .get, path: "/", headers: field.map { ["Cookie": $0] } ?? [:]))
+        let request = Request(method: .get, path: "/", headers: field.map { ["Cookie": $0] } ?? [:])
+        let value = SessionCookie(name: name).value(in: request)
+        // The bytes lent in place are the value's, found or not alike.
+        let lent = SessionCookie(name: name).withValue(in: request) { Array($0) }
+        #expect(lent == value.map { Array($0.utf8) }, "\(field ?? "no field")")
+        return value
     }
 
     @Test func foundAmongOtherCookies() {

@@ -27,7 +27,14 @@ struct TokenAndUserTests {
             String(token.dropLast(2)) + "é", String(repeating: "z", count: 64),
         ] {
             #expect(!SecretToken.isWellFormed(bad), "\(bad.debugDescription)")
+            var bytes = bad
+            #expect(bytes.withUTF8(SecretToken.hash(ofWellFormed:)) == nil, "refused unhashed: \(bad.debugDescription)")
         }
+        for good in [token, token.uppercased()] {
+            var bytes = good
+            #expect(bytes.withUTF8(SecretToken.hash(ofWellFormed:)) == SecretToken.hash(good), "hashed in place as the string is")
+        }
+        #expect(SecretToken.hash(token) != SecretToken.hash(token.uppercased()), "the hash is of the bytes sent")
     }
 
     @Test("A token made by `token create` reads the API as its user until `token revoke`; it is stored only as a hash", arguments: Engine.sql)

@@ -33,7 +33,7 @@ if [[ " ${SANITIZERS[*]} " == *" thread "* ]]; then
             if grep -q "WARNING: ThreadSanitizer" <<<"$output"; then
                 mutex_check="still reported (counter exact): the suppression is needed"
             else
-                mutex_check="no longer reported: remove entry 1 of Sanitizers/tsan.supp"
+                mutex_check="no longer reported: remove entries 1 and 2 of Sanitizers/tsan.supp"
             fi
         else
             mutex_check="the counter was wrong: Mutex did not serialize (investigate)"

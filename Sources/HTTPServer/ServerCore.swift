@@ -140,7 +140,10 @@ final class ServerCore: Sendable {
         let (method, path) = (request.method, request.path)
         let work: @Sendable () async throws -> Response
         switch responder.reply(to: request) {
-        case .now(let response): return queue(response, on: connection, state)
+        case .now(let response):
+            // A streamed body is produced in a task: answered from here, its producer would never run.
+            guard case .stream = response.body, method != .head else { return queue(response, on: connection, state) }
+            work = { response }
         case .later(let later): work = later
         }
         // Answer in a task that starts right here and leaves this thread only

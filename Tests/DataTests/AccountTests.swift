@@ -169,6 +169,27 @@ struct SessionExpiryTests {
     }
 }
 
+@Suite("Sessions read at once in memory", .timeLimit(.minutes(1)))
+struct SessionAtHandTests {
+    @Test("A session due its last-seen write is answered in a task, which writes it; then at once again")
+    func touchGoesToTheTask() async throws {
+        let now = TestNow()
+        let router = try buildRouter(
+            publicDirectory: FormHarness.publicDirectory, data: .memory(), settings: AppSettings(), now: now.now, logger: LogCollector().logger)
+        let browser = Browser(InProcessClient(router))
+        try await browser.signIn("alex", "alex-demo-1")
+        let request = try Request(method: .get, target: "/api/feed/sections", headers: ["Cookie": try #require(browser.cookie)])
+        func answeredAtOnce() -> Bool { if case .now = router.reply(to: request) { true } else { false } }
+        #expect(answeredAtOnce(), "a session just made needs no write")
+        now.advance(60)  // a session is touched at most once a minute
+        #expect(!answeredAtOnce(), "due its touch: the task writes it")
+        #expect(try await browser.get("/api/feed/sections").status == .ok)
+        #expect(answeredAtOnce(), "touched: at once again")
+        now.advance(59)
+        #expect(answeredAtOnce(), "not yet due")
+    }
+}
+
 @Suite("Sign-in is rate limited", .timeLimit(.minutes(1)))
 struct SignInLimitTests {
     @Test("Five failures for an account: the sixth attempt, even the right password, is a 429 until the window passes", arguments: Engine.allCases)

@@ -48,6 +48,10 @@ struct AtHandPageTests {
         let cookie: HTTPHeaders = ["Cookie": atHand.cookie]
         guard let response = try answerAtOnce(atHand, target), try leftForATask(waiting, target, headers: cookie) else { return }
         let waited = try await waiting.get(target, headers: cookie)
+        let waitedAnswer = try await waiting.client.answer(.get, target, headers: cookie)
+        #expect(response.logUser == waitedAnswer.logUser, "the access log names the same visitor")
+        #expect(response.route == waitedAnswer.route, "metrics count the same route")
+        #expect(response.headers["Sectional-Degraded"] == waited.headers["Sectional-Degraded"])
         #expect(response.status == waited.status)
         #expect(response.bodyBytes == waited.bodyBytes, "the same bytes either way: \(target)")
         #expect(response.headers["Content-Type"] == waited.headers["Content-Type"])
@@ -110,7 +114,8 @@ struct AtHandPageTests {
     @Test("A visitor who must sign in, or whose session must be written, is answered in a task, as before")
     func signInAndSessionWritesWait() async throws {
         let app = try await AppHarness()
-        for target in ["/feed", "/feed/sections/alerts", "/api/feed/sections"] {
+        // A bad query too: whoever has not signed in is sent to sign in first.
+        for target in ["/feed", "/feed/sections/alerts", "/api/feed/sections", "/feed?sections=nope"] {
             for cookie in ["", "sectional_session=" + SecretToken.generate(), "sectional_session=not-a-token"] {
                 guard try Self.leftForATask(app, target, headers: cookie.isEmpty ? [:] : ["Cookie": cookie]) else { continue }
                 let answer = try await app.client.get(target, headers: cookie.isEmpty ? [:] : ["Cookie": cookie])

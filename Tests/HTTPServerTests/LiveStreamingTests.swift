@@ -140,15 +140,7 @@ struct StreamLeakTests {
     @Test("Every finished stream, with its request, is freed")
     func finishedStreamsAreFreed() async throws {
         var router = Router(logger: LogCollector().logger)
-        router.get("/stream") { _ in
-            Response(
-                body: .stream(
-                    ResponseStream { writer in
-                        writer.write(Array("one".utf8))
-                        await Task.yield()
-                        writer.write(Array("two".utf8))
-                    }))
-        }
+        router.get("/stream") { _ in twoPartStream("one", "two") }
         try await withLiveServer(router) { server in
             let bodies = try await onOwnThread {
                 let client = try RawHTTPClient(port: server.port)
@@ -184,4 +176,35 @@ struct FinishedStreamTests {
             #expect(String(decoding: response.body, as: UTF8.self) == "head,body")
         }
     }
+}
+
+@Suite("A streamed answer given at once")
+struct ImmediateStreamTests {
+    @Test("is produced in a task all the same: by a replying route's .now and by an immediate route")
+    func producedInATask() async throws {
+        var router = Router(logger: LogCollector().logger)
+        router.on(.get, "/replying", replying: { _ in .now(twoPartStream("at ", "once")) })
+        router.getImmediately("/immediate") { _ in twoPartStream("at ", "once") }
+        try await withLiveServer(router) { server in
+            for path in ["/replying", "/immediate"] {
+                let response = try await onOwnThread { try RawHTTPClient(port: server.port).request(path) }
+                #expect(response.status == 200)
+                #expect(String(decoding: response.body, as: UTF8.self) == "at once", "\(path)")
+                let head = try await onOwnThread { try RawHTTPClient(port: server.port).request("HEAD", path) }
+                #expect(head.status == 200)
+                #expect(head.body.isEmpty)
+            }
+        }
+    }
+}
+
+/// A streamed answer that writes `first`, lets other tasks run, then writes `second`.
+private func twoPartStream(_ first: String, _ second: String) -> Response {
+    Response(
+        body: .stream(
+            ResponseStream { writer in
+                writer.write(Array(first.utf8))
+                await Task.yield()
+                writer.write(Array(second.utf8))
+            }))
 }

@@ -57,6 +57,10 @@ struct ServerTimingTests {
         odd.add("a", .seconds(-5))
         odd.add(prefix: "load-", "", .seconds(86_400 * 365))
         timings.append(odd)
+        var known = ServerTiming()
+        known.add(prefix: "load-", "credit-score", .microseconds(1_250))
+        known.add("render-x", .microseconds(7))
+        #expect(known.withHeaderValueCString { String(cString: $0) } == "load-credit-score;dur=1.250, render-x;dur=0.007")
         for timing in timings {
             let handed = timing.withHeaderValueCString { String(cString: $0) }
             #expect(handed == timing.headerValue)

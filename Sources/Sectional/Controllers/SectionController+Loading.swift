@@ -34,7 +34,8 @@ extension SectionController {
     /// Loads the tree here and now, with no task, when every load's data is
     /// at hand (`SectionLoad(atHand:)`) and no interceptor is set: the
     /// report, as `loadTree(_:onProgress:)` would give it. `nil` when a load
-    /// would wait; then nothing of the round that would wait has run, but a
+    /// would wait; then no read of the round that would wait has run (its
+    /// loads were made, and controllers with none marked loaded), but a
     /// round before it (a model that added children) may have delivered:
     /// `loadTree` on the same tree loads only what is left (and reports only
     /// that), so a caller that needs the whole report builds the tree anew,

@@ -49,7 +49,10 @@ open class SectionController {
     }
 
     deinit {
-        // Every child's parent is this controller: `addChild(_:)` and `removeFromParent()` keep it so.
+        // `addChild(_:)` and `removeFromParent()`, the only ways `children`
+        // changes, keep every child's parent this controller. (A subclass's
+        // `deinit` runs first, with its children still pointing here: it must
+        // not hand them `self`.)
         for child in children { child.parent = nil }
     }
 

@@ -21,34 +21,41 @@ public struct HTMLDocument<Body: HTML>: HTML {
     /// The head is written straight into the writer, as the stack's cards
     /// are: every page passes here.
     public func render(into html: inout HTMLWriter) {
-        html.writeRaw("<!DOCTYPE html>\n<html lang=\"")
-        html.writeEscaped(head.language)
-        html.writeRaw(#""><head><meta charset="utf-8">"#)
-        if let viewport = head.viewport {
-            html.writeAttribute(#"<meta name="viewport" content=""#, viewport)
-            html.writeRaw(">")
-        }
-        html.writeRaw("<title>")
-        html.writeEscaped(title)
-        html.writeRaw("</title>")
-        for stylesheet in head.stylesheets { html.writeLink("stylesheet", stylesheet) }
-        if let icon = head.icon {
-            html.writeAttribute(#"<link rel="icon" href=""#, icon.href)
-            html.writeAttribute(#" type=""#, icon.type)
-            html.writeRaw(">")
-        }
-        if let canonicalURL { html.writeLink("canonical", canonicalURL) }
-        for source in head.scripts {
-            html.writeAttribute(#"<script src=""#, source)
-            html.writeRaw(" defer></script>")
-        }
-        html.writeRaw("</head><body>")
+        html.writeDocumentOpening(title: title, head: head, canonicalURL: canonicalURL)
         body.render(into: &html)
         html.writeRaw("</body></html>")
     }
 }
 
 extension HTMLWriter {
+    /// Everything of a document before its body's content: the doctype, the
+    /// head and `<body>`. A composed page writes it with no `HTMLDocument`
+    /// made (whose title and head would be copied, and its body a closure).
+    mutating func writeDocumentOpening(title: String, head: DocumentHead, canonicalURL: String?) {
+        writeRaw("<!DOCTYPE html>\n<html lang=\"")
+        writeEscaped(head.language)
+        writeRaw(#""><head><meta charset="utf-8">"#)
+        if let viewport = head.viewport {
+            writeAttribute(#"<meta name="viewport" content=""#, viewport)
+            writeRaw(">")
+        }
+        writeRaw("<title>")
+        writeEscaped(title)
+        writeRaw("</title>")
+        for stylesheet in head.stylesheets { writeLink("stylesheet", stylesheet) }
+        if let icon = head.icon {
+            writeAttribute(#"<link rel="icon" href=""#, icon.href)
+            writeAttribute(#" type=""#, icon.type)
+            writeRaw(">")
+        }
+        if let canonicalURL { writeLink("canonical", canonicalURL) }
+        for source in head.scripts {
+            writeAttribute(#"<script src=""#, source)
+            writeRaw(" defer></script>")
+        }
+        writeRaw("</head><body>")
+    }
+
     /// `<link rel="REL" href="HREF">`, the URL escaped.
     fileprivate mutating func writeLink(_ rel: StaticString, _ href: String) {
         writeRaw(#"<link rel=""#)

@@ -100,9 +100,9 @@ public struct PageDocument {
     }
 
     fileprivate func render(into html: inout HTMLWriter) {
-        HTMLDocument(title: title, head: head, canonicalURL: canonicalURL) {
-            HTMLRenderer { html in root.renderContent(into: &html) }
-        }.render(into: &html)
+        html.writeDocumentOpening(title: title, head: head, canonicalURL: canonicalURL)
+        root.renderContent(into: &html)
+        html.writeRaw("</body></html>")
     }
 }
 

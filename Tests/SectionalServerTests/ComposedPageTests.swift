@@ -51,6 +51,17 @@ struct ComposedPageTests {
         #expect(!page.bodyText.contains("/styles.css") && !page.bodyText.contains("<script"))
     }
 
+    @Test("A page controller that titles itself otherwise than its page names the document so")
+    func documentTitleFollowsTheController() async throws {
+        var router = Router(logger: LogCollector().logger)
+        let site = Site(name: "Notes", head: DocumentHead(language: "en"), home: .init(path: "/notes", label: "Back"))
+        router.addPage(RetitledPage(), in: site)
+        let page = try await InProcessClient(router).get("/notes?stream=0")
+        #expect(page.bodyText.contains("<title>Pinned notes · Notes</title>"))
+        let plain = try await InProcessClient(NotesApp.router()).get("/notes?stream=0")
+        #expect(plain.bodyText.contains("<title>Notes · Notes</title>"), "the page's own title otherwise")
+    }
+
     @Test("An unknown section is a 400 whose JSON lists the valid sections as typed detail")
     func unknownSectionDetail() async throws {
         let client = InProcessClient(NotesApp.router())
@@ -109,5 +120,18 @@ struct ComposedPageTests {
             #expect(live.headers["Server-Timing"]?.hasPrefix("load-latest;dur=") == true)
         }
         #expect(log.lines.contains { $0.contains("/notes?stream=0 200") && $0.contains("[load-latest;dur=") })
+    }
+}
+
+/// The notes page, its stack titled otherwise.
+private struct RetitledPage: ComposedPage {
+    let name = "notes"
+    let title = "Notes"
+    let catalog = NotesPage(clock: ContinuousClock()).catalog
+
+    func makePage(_ setup: SectionSetup<Void>) -> StackPageController {
+        let page = StackPageController(id: "notes", title: "Pinned notes")
+        page.addSections(from: catalog, setup)
+        return page
     }
 }

@@ -6,15 +6,14 @@ import Sectional
 /// when its data changed; its id lists the versions the stream has sent
 /// (`alerts=3`), so that a reconnect (`Last-Event-ID`) gets only what changed.
 struct LiveStream<Page: ComposedPage>: Sendable {
-    let page: Page
-    let site: Site
+    /// The page's routes, whose composition and controller tree the stream reuses.
+    let routes: PageRoutes<Page>
     let hub: LiveHub
-    let logger: Logger
+    private var page: Page { routes.page }
     /// Below any proxy's read timeout (nginx: 60 s by default).
     static var heartbeat: Duration { .seconds(15) }
 
     func open(_ request: Request) async throws(HTTPError) -> Response {
-        let routes = PageRoutes(page: page, site: site, logger: logger)
         let (context, plan) = try await routes.compose(request)
         let live = routes.makePage(plan: plan, context: context).children.filter { !$0.liveKeys.isEmpty }
         guard !live.isEmpty else { throw HTTPError(.notFound, "This composition of the \(page.name) has no live section.") }

@@ -31,12 +31,12 @@ final class PageRoutes<Page: ComposedPage>: Sendable {
     }
 
     func register(on router: inout Router) {
-        let address = PageAddress(path: page.path)
+        let address = PageAddress(path: path)
         router.on(.get, address.path, replying: fullPage)
         router.on(.get, address.fragmentRoute, replying: fragment)
         router.on(.get, "/api" + address.path + "/sections", replying: description)
         if let hub = site.live {
-            let stream = LiveStream(page: page, site: site, hub: hub, logger: logger)
+            let stream = LiveStream(routes: self, hub: hub)
             router.get(address.path + "/live") { request in try await stream.open(request) }
         }
     }

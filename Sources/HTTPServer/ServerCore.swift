@@ -2,6 +2,12 @@ import CMicroHTTPD
 import Dispatch
 import Synchronization
 
+#if canImport(Glibc)
+    import Glibc
+#else
+    import Darwin
+#endif
+
 /// The state shared by all of a daemon's worker threads: the responder, the
 /// log, and the requests in flight. libmicrohttpd's callbacks reach it
 /// through their `cls` pointer.
@@ -23,6 +29,12 @@ final class ServerCore: Sendable {
     /// Suspending, resuming and `stop()`'s sweep all happen under its lock,
     /// so no connection is left suspended when the daemon stops.
     private let parked = Mutex(Parked())
+    /// Connections taken off the parked list whose resume has not returned
+    /// yet. Resuming signals libmicrohttpd's worker (a system call), so it
+    /// happens after the lock is released: held across it, the lock kept
+    /// the other threads parking and resuming waiting. `resumeAllSuspended()`
+    /// waits for zero, so no resume is still running when the daemon stops.
+    private let resumesInFlight = Atomic<Int>(0)
 
     private struct Parked {
         var states: [ObjectIdentifier: RequestState] = [:]
@@ -202,13 +214,17 @@ final class ServerCore: Sendable {
     @discardableResult
     private func deliver(_ response: consuming Response, stream: StreamContext? = nil, to state: RequestState) -> Bool {
         var moving = Optional(response)  // moved into the closure, as in `RequestState.deliver`
-        return parked.withLock { parked in
+        var toResume: OpaquePointer?
+        let delivered = parked.withLock { parked in
             guard let response = moving.take(), state.deliver(consume response, stream: stream) else { return false }
             if parked.states.removeValue(forKey: ObjectIdentifier(state)) != nil, let connection = state.connection {
-                MHD_resume_connection(connection.pointer)
+                toResume = connection.pointer
+                resumesInFlight.add(1, ordering: .relaxed)
             }
             return true
         }
+        if let toResume { resume(toResume) }
+        return delivered
     }
 
     /// Suspends a stream's connection until its producer writes; `false`
@@ -224,10 +240,18 @@ final class ServerCore: Sendable {
 
     /// Resumes a parked stream's connection, unless `stop()` already did.
     func unpark(_ stream: StreamContext) {
-        parked.withLock { parked in
-            guard parked.streams.removeValue(forKey: ObjectIdentifier(stream)) != nil else { return }
-            MHD_resume_connection(stream.connection.pointer)
+        let wasParked = parked.withLock { parked in
+            guard parked.streams.removeValue(forKey: ObjectIdentifier(stream)) != nil else { return false }
+            resumesInFlight.add(1, ordering: .relaxed)
+            return true
         }
+        if wasParked { resume(stream.connection.pointer) }
+    }
+
+    /// Resumes a connection taken off the parked list, outside its lock.
+    private func resume(_ connection: OpaquePointer) {
+        MHD_resume_connection(connection)
+        resumesInFlight.subtract(1, ordering: .releasing)
     }
 
     /// Answers every parked request with 503, and parks none from now on,
@@ -244,6 +268,8 @@ final class ServerCore: Sendable {
             for stream in parked.streams.values { MHD_resume_connection(stream.connection.pointer) }
             parked.streams.removeAll()
         }
+        // Nothing is parked from now on, so the count only falls; each resume takes microseconds.
+        while resumesInFlight.load(ordering: .acquiring) > 0 { sched_yield() }
     }
 
     private func queue(_ response: Response, stream: StreamContext? = nil, on connection: OpaquePointer, _ state: RequestState) -> MHD_Result {

@@ -28,9 +28,12 @@ plain C per request (Benchmarks/reference.c).
     per server the median requests/s, p50 and p99, and the server's CPU time
     per request: its user + system time over the run (/proc/PID/stat, every
     thread) divided by the requests wrk completed. On a loaded machine the
-    rate moves with the load; the CPU per request much less.
+    rate moves with the load; the CPU per request much less. Each run also
+    records the kernel's share of that CPU time and the server's context
+    switches per request (over its threads alive at the end).
  5. SQLite: /feed from a SQLite file (seeded at start) against the same page
-    from memory, two servers taking turns in the same way.
+    from memory, two servers taking turns in the same way; printed with the
+    switches, which show threads handing work over, and the kernel's share.
  6. The reference page: reference-server and Benchmarks/reference.c (which
     renders the page from the same data.json on every request) must answer
     /feed with byte-identical bodies (also compared with the package's
@@ -242,16 +245,21 @@ def check_answer_size(fields: dict[str, int], expected: float, what: str) -> Non
 
 
 def measured_run(settings: Settings, contender: Contender, target: str, duration: float) -> dict:
-    """One wrk run with the server's CPU time read before and after it."""
+    """One wrk run with the server's CPU time (and the kernel's share of it)
+    and its context switches read before and after it."""
     pid = contender.server.pid
-    cpu_before = harness.cpu_seconds(pid)
+    cpu_before, system_before = harness.cpu_seconds(pid), harness.system_cpu_seconds(pid)
+    switches_before = harness.context_switches(pid)
     fields = harness.wrk(contender.server.port, duration, "report.lua", target, cookie=contender.cookie,
                          connections=settings.connections)
     cpu = harness.cpu_seconds(pid) - cpu_before
+    system = harness.system_cpu_seconds(pid) - system_before
+    switches = harness.context_switches(pid) - switches_before
     check_answer_size(fields, contender.answer_size, f"{target} on {contender.server.name}")
     return {"rps": round(harness.requests_per_second(fields)), "p50_us": fields["p50_us"], "p99_us": fields["p99_us"],
             "requests": fields["requests"], "errors": harness.wrk_errors(fields), "cpu_s": cpu,
-            "cpu_us_per_request": cpu * 1e6 / fields["requests"]}
+            "cpu_us_per_request": cpu * 1e6 / fields["requests"], "system_share": system / cpu if cpu else 0.0,
+            "switches_per_request": switches / fields["requests"]}
 
 
 def abba(settings: Settings, first: Contender, second: Contender, target: str) -> dict[str, list[dict]]:
@@ -274,6 +282,8 @@ def summary(runs: list[dict]) -> dict:
             "p99_us": harness.median(run["p99_us"] for run in runs),
             "cpu_us_per_request": round(harness.median(run["cpu_us_per_request"] for run in runs), 2),
             "cpu_us_per_request_runs": [round(run["cpu_us_per_request"], 2) for run in runs],
+            "system_share": round(harness.median(run["system_share"] for run in runs), 3),
+            "switches_per_request": round(harness.median(run["switches_per_request"] for run in runs), 2),
             "requests": sum(run["requests"] for run in runs),
             "errors": sum(run["errors"] for run in runs)}
 
@@ -735,9 +745,13 @@ def table(results: dict, profile: list[dict], live_line: str) -> str:
     lines.append(f"{'Swift / C':<18} {r['ratio']:>8.2f} {'':>7} {'':>7} {r['cpu_ratio']:>7.2f} "
                  f"{ratio(rs['instructions'], rc['instructions'], 2):>9.2f}")
     q = s["feed_on_sqlite"]
-    lines += ["", f"/feed from SQLite: {q['sqlite']['rps_median']:,} req/s ({q['sqlite']['cpu_us_per_request']:.1f} µs CPU), "
-              f"from memory {q['memory']['rps_median']:,} req/s ({q['memory']['cpu_us_per_request']:.1f} µs CPU), "
-              f"{q['ratio']:.2f}x, same run"]
+    def cost(x: dict) -> str:
+        # The switches show threads handing work over (each read a hop to a database thread); the
+        # kernel's share, mostly the network's from memory, shows what they cost.
+        return (f"{x['cpu_us_per_request']:.1f} µs CPU, {x['system_share']:.0%} in the kernel, "
+                f"{x['switches_per_request']:.1f} context switches")
+    lines += ["", f"/feed from SQLite: {q['sqlite']['rps_median']:,} req/s ({cost(q['sqlite'])}), "
+              f"from memory {q['memory']['rps_median']:,} req/s ({cost(q['memory'])}), {q['ratio']:.2f}x, same run"]
     m = s["memory_kb"]
     f, c = m["feed_server"], m["ceiling"]
     lines += ["", f"feed-server memory: {f['rss_after_warmup'] / 1024:.1f} MB after warm-up, "

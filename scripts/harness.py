@@ -245,6 +245,12 @@ def cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / CLOCK_TICKS
 
 
+def system_cpu_seconds(pid: int) -> float:
+    """The kernel's share of `cpu_seconds`: system calls, and switching between threads."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return int(fields[12]) / CLOCK_TICKS
+
+
 def context_switches(pid: int) -> int:
     """Voluntary and involuntary context switches, over the process's current threads."""
     total = 0

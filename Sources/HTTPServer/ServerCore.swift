@@ -26,8 +26,9 @@ final class ServerCore: Sendable {
     /// Open connections, and which of them wait for a request head.
     let connections: ConnectionRegistry
     /// Requests whose connection is suspended while a task answers them.
-    /// Suspending, resuming and `stop()`'s sweep all happen under its lock,
-    /// so no connection is left suspended when the daemon stops.
+    /// Suspending, taking a connection off the list to resume it, and
+    /// `stop()`'s sweep all happen under its lock, so no connection is left
+    /// suspended when the daemon stops.
     private let parked = Mutex(Parked())
     /// Connections taken off the parked list whose resume has not returned
     /// yet. Resuming signals libmicrohttpd's worker (a system call), so it

@@ -248,12 +248,12 @@ def measured_run(settings: Settings, contender: Contender, target: str, duration
     """One wrk run with the server's CPU time (and the kernel's share of it)
     and its context switches read before and after it."""
     pid = contender.server.pid
-    cpu_before, system_before = harness.cpu_seconds(pid), harness.system_cpu_seconds(pid)
-    switches_before = harness.context_switches(pid)
+    (user_before, system_before), switches_before = harness.cpu_times(pid), harness.context_switches(pid)
     fields = harness.wrk(contender.server.port, duration, "report.lua", target, cookie=contender.cookie,
                          connections=settings.connections)
-    cpu = harness.cpu_seconds(pid) - cpu_before
-    system = harness.system_cpu_seconds(pid) - system_before
+    user_after, system_after = harness.cpu_times(pid)
+    system = system_after - system_before
+    cpu = user_after - user_before + system
     switches = harness.context_switches(pid) - switches_before
     check_answer_size(fields, contender.answer_size, f"{target} on {contender.server.name}")
     return {"rps": round(harness.requests_per_second(fields)), "p50_us": fields["p50_us"], "p99_us": fields["p99_us"],

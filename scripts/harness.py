@@ -236,19 +236,14 @@ def hwm_kb(pid: int) -> int:
     return status_kb(pid, "VmHWM")
 
 
-def cpu_seconds(pid: int) -> float:
-    """User plus system CPU time of the whole process so far: /proc/PID/stat's
+def cpu_times(pid: int) -> tuple[float, float]:
+    """User and system CPU seconds of the whole process so far: /proc/PID/stat's
     utime and stime cover every thread, those that have ended too (a worker
-    thread that exits between two readings keeps its share), in clock ticks."""
+    thread that exits between two readings keeps its share). System time is
+    the kernel's: system calls, and switching between threads."""
     fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
     # utime and stime are fields 14 and 15; fields[0] here is field 3 (state).
-    return (int(fields[11]) + int(fields[12])) / CLOCK_TICKS
-
-
-def system_cpu_seconds(pid: int) -> float:
-    """The kernel's share of `cpu_seconds`: system calls, and switching between threads."""
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return int(fields[12]) / CLOCK_TICKS
+    return int(fields[11]) / CLOCK_TICKS, int(fields[12]) / CLOCK_TICKS
 
 
 def context_switches(pid: int) -> int:

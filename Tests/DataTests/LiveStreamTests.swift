@@ -151,8 +151,10 @@ struct LiveStreamTests {
         var configuration = ServerConfiguration.forTests()
         configuration.connectionLimit = 1_100
         configuration.perClientConnectionLimit = 1_100
-        // Streams that did not end would hold the stop for the whole grace period.
-        configuration.shutdownGrace = .seconds(10)
+        // Streams that did not end would hold the stop for the whole grace period: one far
+        // longer than the bound below, so that a stop slowed by the rest of the suite is not
+        // mistaken for one that waited.
+        configuration.shutdownGrace = .seconds(30)
         let server = try Server.start(configuration, responder: app.router, logger: LogCollector().logger)
         let port = server.port, cookie = alex.cookie!
         let streams = try (0..<1_000).map { _ in try Stream(port: port, cookie: cookie) }
@@ -163,8 +165,8 @@ struct LiveStreamTests {
         app.hub.closeAll()
         await server.shutdown()
         let took = start.duration(to: clock.now)
-        // At once: milliseconds alone, about a second while the rest of the suite runs on two cores.
-        #expect(took < .seconds(4), "stopping took \(took)")
+        // At once: 0.1 s alone; 0.1 to 5.4 s while the rest of the suite runs on two cores.
+        #expect(took < .seconds(12), "stopping took \(took)")
         withExtendedLifetime(streams) {}
     }
 }

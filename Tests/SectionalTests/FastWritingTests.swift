@@ -21,6 +21,8 @@ struct FastWritingTests {
                 for text in [
                     String(repeating: "a", count: before) + special + String(repeating: "é", count: after),
                     String(repeating: "b", count: before) + special + special + String(repeating: "c", count: after),
+                    // `#` raises the word test too, and must not hide a real one after it.
+                    String(repeating: "#", count: before) + special + String(repeating: "#", count: after),
                 ] {
                     var writer = HTMLWriter()
                     writer.writeEscaped(text)
@@ -31,11 +33,21 @@ struct FastWritingTests {
     }
 
     @Test func textWithoutSpecialBytesIsWrittenAsIs() {
-        // Bytes just beside the five (0x21, 0x25, 0x28, 0x3B, 0x3D, 0x3F) must not be taken for them.
-        let text = String(repeating: "!%(;=?~ plain text, é and 0123456789 ", count: 40)
+        // Bytes just beside the five (0x21, 0x25, 0x28, 0x3B, 0x3D, 0x3F) must not be taken for them,
+        // nor `#` (0x23), which the eight-byte test lets in: short and long text alike.
+        let plain = String(repeating: "!%(;=?~ plain text, é and 0123456789 ", count: 40)
+        for text in [plain, "#", "#tag", "a # b", "#section-balances", plain.replacingOccurrences("~", "#")] {
+            var writer = HTMLWriter(capacity: 64)
+            writer.writeEscaped(text)
+            #expect(writer.withBytes { String(decoding: $0, as: UTF8.self) } == text)
+        }
+    }
+
+    @Test func longTextWithHashesStillFindsTheFiveAfterThem() {
+        let text = String(repeating: "#", count: 100) + "<" + String(repeating: "#x", count: 50) + "&"
         var writer = HTMLWriter(capacity: 64)
         writer.writeEscaped(text)
-        #expect(writer.withBytes { String(decoding: $0, as: UTF8.self) } == text)
+        #expect(writer.withBytes { String(decoding: $0, as: UTF8.self) } == Self.escapedSlowly(text))
     }
 
     @Test(arguments: [0, 7, -7, 42, 1_000_000, -1_234_567_890, Int.max, Int.min])

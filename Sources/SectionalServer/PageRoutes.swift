@@ -90,7 +90,8 @@ final class PageRoutes<Page: ComposedPage>: Sendable {
         switch delivery {
         case .whole:
             var html = HTMLWriter(capacity: 16 * 1024)
-            guard let report = document.renderWholeAtHand(loading: site.settings.loadOptions, into: &html) else { return nil }
+            guard let report = document.renderWholeAtHand(loading: site.settings.loadOptions, timingCards: site.settings.serverTiming, into: &html)
+            else { return nil }
             return wholePage(html, document, report)
         case .inOrder: order = .pageOrder
         case .outOfOrder: order = .asFinished
@@ -103,20 +104,23 @@ final class PageRoutes<Page: ComposedPage>: Sendable {
     /// The page rendered once everything is loaded.
     private func wholePage(_ document: PageDocument) async -> Response {
         var html = HTMLWriter(capacity: 16 * 1024)
-        let report = await document.renderWhole(loading: site.settings.loadOptions, into: &html)
+        let report = await document.renderWhole(loading: site.settings.loadOptions, timingCards: site.settings.serverTiming, into: &html)
         return wholePage(html, document, report)
     }
 
     /// The rendered page with each section's load and render time in
-    /// `Server-Timing` and the degraded sections named in `Sectional-Degraded`.
+    /// `Server-Timing` (unless the site turned it off) and the degraded
+    /// sections named in `Sectional-Degraded`.
     private func wholePage(_ html: borrowing HTMLWriter, _ document: PageDocument, _ report: LoadReport) -> Response {
         log(report)
-        var timing = ServerTiming()
-        timing.reserveCapacity(report.outcomes.count + document.page.cardRenderTimes.count)
-        for outcome in report.outcomes { timing.add(prefix: "load-", outcome.id.rawValue, outcome.duration) }
-        for card in document.page.cardRenderTimes { timing.add(prefix: "render-", card.id.rawValue, card.duration) }
         var response = site.html(html)
-        response.timing = timing
+        if site.settings.serverTiming {
+            var timing = ServerTiming()
+            timing.reserveCapacity(report.outcomes.count + document.page.cardRenderTimes.count)
+            for outcome in report.outcomes { timing.add(prefix: "load-", outcome.id.rawValue, outcome.duration) }
+            for card in document.page.cardRenderTimes { timing.add(prefix: "render-", card.id.rawValue, card.duration) }
+            response.timing = timing
+        }
         if !report.failedIDs.isEmpty {
             response.headers["Sectional-Degraded"] = report.failedIDs.map(\.rawValue).joined(separator: ", ")
         }

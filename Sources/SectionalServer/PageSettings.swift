@@ -12,16 +12,23 @@ public struct PageSettings: Sendable {
     public var clock: any Clock<Duration>
     /// Told how each page's loads went (metrics): the page's name and the report.
     public var onLoadReport: (@Sendable (_ page: String, _ report: LoadReport) -> Void)?
+    /// Whether a page sent whole carries `Server-Timing`: each section's
+    /// load and render time, for the browser's developer tools. It tells
+    /// every client how long each section took; a site that would rather
+    /// not, or that answers without it, turns it off and pays no clock read
+    /// per card.
+    public var serverTiming: Bool
 
-    /// By default: a 1 s deadline, streamed pages, no wrapper, and the real clock.
+    /// By default: a 1 s deadline, streamed pages, no wrapper, the real clock, and `Server-Timing`.
     public init(
         sectionTimeout: Duration = .seconds(1), streaming: Bool = true, intercept: LoadInterceptor? = nil,
-        clock: any Clock<Duration> = ContinuousClock()
+        clock: any Clock<Duration> = ContinuousClock(), serverTiming: Bool = true
     ) {
         self.sectionTimeout = sectionTimeout
         self.streaming = streaming
         self.intercept = intercept
         self.clock = clock
+        self.serverTiming = serverTiming
     }
 
     var loadOptions: LoadOptions {

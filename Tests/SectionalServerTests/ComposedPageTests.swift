@@ -121,6 +121,23 @@ struct ComposedPageTests {
         }
         #expect(log.lines.contains { $0.contains("/notes?stream=0 200") && $0.contains("[load-latest;dur=") })
     }
+
+    @Test("A site that turns Server-Timing off sends whole pages without it, the same page otherwise")
+    func timingOff() async throws {
+        let timed = try await InProcessClient(NotesApp.router()).answer(.get, "/notes?stream=0")
+        let untimed = try await InProcessClient(NotesApp.router(serverTiming: false)).answer(.get, "/notes?stream=0")
+        #expect(untimed.status == .ok)
+        #expect(untimed.timing == nil)
+        #expect(untimed.sentHeaders["Server-Timing"] == nil)
+        #expect(untimed.bodyBytes == timed.bodyBytes)
+        #expect(untimed.sentHeaders.fields.map(\.name) == timed.sentHeaders.fields.map(\.name).filter { $0 != "Server-Timing" })
+
+        try await withLiveServer(NotesApp.router(serverTiming: false), configuration: .forTests()) { server in
+            let live = try await LiveClient(port: server.port).get("/notes?stream=0")
+            #expect(live.status == .ok)
+            #expect(live.headers["Server-Timing"] == nil)
+        }
+    }
 }
 
 /// The notes page, its stack titled otherwise.

@@ -80,9 +80,10 @@ enum NotesApp {
 
     static func router(
         clock: any Clock<Duration> = ContinuousClock(), waitDelay: Duration = .zero, timeout: Duration = .seconds(30),
-        streaming: Bool = true, language: String = "en", logger: Logger = LogCollector().logger
+        streaming: Bool = true, serverTiming: Bool = true, language: String = "en", logger: Logger = LogCollector().logger
     ) -> Router {
-        let site = site(language: language, settings: PageSettings(sectionTimeout: timeout, streaming: streaming, clock: clock))
+        let settings = PageSettings(sectionTimeout: timeout, streaming: streaming, clock: clock, serverTiming: serverTiming)
+        let site = site(language: language, settings: settings)
         var router = Router(logger: logger)
         router.useErrorPages(of: site)
         router.addPage(NotesPage(clock: clock, waitDelay: waitDelay), in: site)

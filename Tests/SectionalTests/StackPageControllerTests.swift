@@ -145,6 +145,22 @@ struct StackPageControllerTests {
         #expect(body.contains(#"id="section-alerts""#))
     }
 
+    @Test func aWholeRenderTimesEachCardUnlessToldNotTo() async throws {
+        let plan = try CompositionPlan(catalog: feedCatalog, query: query(("sections", "alerts,balances")))
+        let page = feedPage(plan)
+        let document = PageDocument(title: "Feed", head: DocumentHead(language: "en"), root: page, page: page)
+        var timed = HTMLWriter()
+        _ = await document.renderWhole(loading: LoadOptions(), into: &timed)
+        #expect(page.cardRenderTimes.map(\.id.rawValue) == ["alerts", "balances"])
+
+        let untimedPage = feedPage(plan)
+        let untimedDocument = PageDocument(title: "Feed", head: DocumentHead(language: "en"), root: untimedPage, page: untimedPage)
+        var untimed = HTMLWriter()
+        _ = await untimedDocument.renderWhole(loading: LoadOptions(), timingCards: false, into: &untimed)
+        #expect(untimedPage.cardRenderTimes.isEmpty)
+        #expect(untimed.bytes == timed.bytes)
+    }
+
     @Test func aCardAloneIsTheFragment() {
         let page = feedPage(CompositionPlan(catalog: feedCatalog))
         let alerts = page.children[1]

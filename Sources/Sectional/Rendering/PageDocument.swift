@@ -28,24 +28,28 @@ public struct PageDocument {
         self.page = page
     }
 
-    /// Loads every section, then renders the whole document, timing each card.
-    public func renderWhole(loading options: LoadOptions, into html: inout HTMLWriter) async -> LoadReport {
+    /// Loads every section, then renders the whole document, timing each
+    /// card (`page.cardRenderTimes`) unless `timingCards` is false.
+    public func renderWhole(loading options: LoadOptions, timingCards: Bool = true, into html: inout HTMLWriter) async -> LoadReport {
         let report = await root.loadTree(options)
-        page.startTimingCards()
-        render(into: &html)
-        page.timesCards = false
+        renderWhole(timingCards: timingCards, into: &html)
         return report
     }
 
     /// `renderWhole(loading:into:)` here and now, with no task, when every
     /// load's data is at hand; `nil`, with nothing written, when a load
     /// would wait (see `SectionController.loadTreeAtHand(_:)`).
-    public func renderWholeAtHand(loading options: LoadOptions, into html: inout HTMLWriter) -> LoadReport? {
+    public func renderWholeAtHand(loading options: LoadOptions, timingCards: Bool = true, into html: inout HTMLWriter) -> LoadReport? {
         guard let report = root.loadTreeAtHand(options) else { return nil }
+        renderWhole(timingCards: timingCards, into: &html)
+        return report
+    }
+
+    private func renderWhole(timingCards: Bool, into html: inout HTMLWriter) {
+        guard timingCards else { return render(into: &html) }
         page.startTimingCards()
         render(into: &html)
         page.timesCards = false
-        return report
     }
 
     /// The document `stream(_:loading:send:)` would send, here and now, with

@@ -5,13 +5,14 @@ import SectionalServer
 /// The reference app: its site and its routes. `reference-server` serves
 /// exactly this router, and the tests call it.
 public enum ReferenceApp {
-    /// The site: the document the spec asks for, no banner, pages sent whole.
+    /// The site: the document the spec asks for, no banner, pages sent
+    /// whole, with the spec's headers (no `Server-Timing`).
     public static let site = Site(
         name: "Reference",
         head: DocumentHead(language: "en", stylesheets: ["/styles.css"]),
         home: .init(path: "/feed", label: "Back to the feed"),
         documentTitle: { $0 },
-        settings: PageSettings(streaming: false)
+        settings: PageSettings(streaming: false, serverTiming: false)
     ).withoutCanonicalLinks()
 
     public static func router(store: any ReferenceStore, logger: Logger = .standardError) -> Router {

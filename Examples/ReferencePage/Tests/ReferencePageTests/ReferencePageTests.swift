@@ -31,6 +31,7 @@ struct ReferencePageTests {
             let response = try await client.get("/feed")
             #expect(response.status == .ok)
             #expect(response.headers["Content-Type"] == "text/html; charset=utf-8")
+            #expect(response.headers["Server-Timing"] == nil, "the spec's headers, no more timing than the C renderer sends")
             #expect(normalized(response.bodyText) == expected)
         }
     }

@@ -13,6 +13,14 @@ struct HTMLBuilderTests {
         #expect(html == #"<div class="card" id="c1" aria-label="Card" data-section="alerts"><h2>Title</h2><p>Body</p></div>"#)
     }
 
+    @Test func anElementListsItsAttributesInOrderHoweverItWasMade() {
+        #expect(div { "x" }.attributes.isEmpty)
+        #expect(div(attributes: []) { "x" }.render() == "<div>x</div>")
+        #expect(div(.class("one")) { "x" }.attributes.map(\.name) == ["class"])
+        #expect(div(.class("a"), .id("b")) { "x" }.attributes.map(\.value) == ["a", "b"])
+        #expect(div(attributes: [.id("b"), .class("a")]) { "x" }.attributes.map(\.name) == ["id", "class"])
+    }
+
     @Test func emptyElementsKeepTheirEndTag() {
         #expect(div(.class("spacer")).render() == #"<div class="spacer"></div>"#)
         #expect(span {}.render() == "<span></span>")

@@ -22,44 +22,55 @@ public protocol HTMLTagName {
 /// Written through the tag aliases: `div(.class("card")) { "text" }`.
 public struct HTMLElement<Tag: HTMLTagName, Content: HTML>: HTML {
     /// The attributes, in the order written.
-    public var attributes: [HTMLAttribute] { (only.map { [$0] } ?? []) + listed }
+    public var attributes: [HTMLAttribute] {
+        switch storedAttributes {
+        case .none: []
+        case .one(let attribute): [attribute]
+        case .many(let attributes): attributes
+        }
+    }
     /// What goes between the start and end tags.
     public let content: Content
-    /// An element's one attribute, kept without an array: most elements
-    /// with attributes have one, and its value is often chosen at run time,
-    /// when the array the call makes is an allocation a render.
-    @usableFromInline let only: HTMLAttribute?
-    @usableFromInline let listed: [HTMLAttribute]
+    /// Most elements have no attribute or one, and an element's value is
+    /// made and destroyed on every render: kept without an array, those
+    /// cost no array to make (the call's variadic one) nor to release.
+    @usableFromInline let storedAttributes: StoredAttributes
+
+    @usableFromInline enum StoredAttributes {
+        case none
+        case one(HTMLAttribute)
+        case many([HTMLAttribute])
+    }
 
     /// An element with one attribute and the content built: `div(.class("card")) { … }`.
     @inlinable
     public init(_ attribute: HTMLAttribute, @HTMLBuilder content: () -> Content) {
-        only = attribute
-        listed = []
+        storedAttributes = .one(attribute)
         self.content = content()
     }
 
     /// An element with the attributes listed and the content built: `a(.href(url), .class("card")) { … }`.
     @inlinable
     public init(_ attributes: HTMLAttribute..., @HTMLBuilder content: () -> Content) {
-        only = nil
-        listed = attributes
+        storedAttributes = attributes.isEmpty ? .none : .many(attributes)
         self.content = content()
     }
 
     /// An element whose attributes are chosen at run time, as an array.
     @inlinable
     public init(attributes: [HTMLAttribute], @HTMLBuilder content: () -> Content) {
-        only = nil
-        listed = attributes
+        storedAttributes = attributes.isEmpty ? .none : .many(attributes)
         self.content = content()
     }
 
     @inlinable
     public func render(into html: inout HTMLWriter) {
         html.writeRaw(Tag.openTag)
-        only?.render(into: &html)
-        for attribute in listed { attribute.render(into: &html) }
+        switch storedAttributes {
+        case .none: break
+        case .one(let attribute): attribute.render(into: &html)
+        case .many(let attributes): for attribute in attributes { attribute.render(into: &html) }
+        }
         html.writeRaw(">")
         content.render(into: &html)
         html.writeRaw(Tag.closeTag)

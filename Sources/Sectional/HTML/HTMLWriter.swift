@@ -53,10 +53,14 @@ public struct HTMLWriter: ~Copyable {
     /// Appends text with `& < > " '` escaped: safe in element content and in
     /// quoted attribute values alike.
     public mutating func writeEscaped(_ text: String) {
-        if text.utf8.withContiguousStorageIfAvailable({ writeEscaped($0) }) == nil {
-            var text = text
-            text.withUTF8 { writeEscaped($0) }
-        }
+        if text.utf8.withContiguousStorageIfAvailable({ writeEscaped($0) }) == nil { writeEscapedMadeContiguous(text) }
+    }
+
+    /// A string that does not hold its bytes in one piece (rare: bridged
+    /// or foreign ones), copied into one first.
+    private mutating func writeEscapedMadeContiguous(_ text: String) {
+        var text = text
+        text.withUTF8 { writeEscapedScanning($0) }
     }
 
     /// Appends UTF-8 text with `& < > " '` escaped.
@@ -65,6 +69,8 @@ public struct HTMLWriter: ~Copyable {
     /// labels) is read as words that overlap, each tested for the five at
     /// once, and copied whole when clean: no byte-by-byte scan of a short
     /// text (that and its calls cost 140 instructions for six bytes, now 70).
+    /// Inlined into `writeEscaped(_: String)`: one call a text, not two.
+    @inline(__always)
     public mutating func writeEscaped(_ utf8: UnsafeBufferPointer<UInt8>) {
         guard let start = utf8.baseAddress, utf8.count <= 32 else { return writeEscapedScanning(utf8) }
         let source = UnsafeRawPointer(start)

@@ -204,4 +204,18 @@ struct AtHandLoadTests {
         #expect(waitingDocument.renderWholeAtHand(loading: LoadOptions(), into: &untouched) == nil)
         #expect(untouched.count == 0, "nothing is written when a load would wait")
     }
+
+    @Test func aControllersContentPlacedInMarkupIsItsRenderOrItsFallback() throws {
+        let loaded = AtHandSection(id: "notes") { "<read>" }
+        let failed = AtHandSection(id: "broken") { throw NotAtHand() }
+        _ = try #require(loaded.loadTreeAtHand())
+        _ = try #require(failed.loadTreeAtHand())
+        #expect(
+            section {
+                h2 { "Notes" }; loaded.content
+            }.render() == "<section><h2>Notes</h2>&lt;read&gt;</section>")
+        var fallback = HTMLWriter()
+        failed.renderFallback(into: &fallback)
+        #expect(div { failed.content }.render() == "<div>" + String(decoding: fallback.bytes, as: UTF8.self) + "</div>")
+    }
 }

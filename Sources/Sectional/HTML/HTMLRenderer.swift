@@ -1,8 +1,9 @@
-/// Content rendered by a closure: for putting what a controller renders
-/// inside built markup.
+/// Content rendered by a closure: for putting markup written straight
+/// into the writer inside built markup. (A controller's content has its
+/// own: `child.content`, with no closure to allocate.)
 ///
 /// ```swift
-/// div(.class("body")) { HTMLRenderer { html in child.renderContent(into: &html) } }
+/// div(.class("choices")) { HTMLRenderer { html in renderChoices(into: &html) } }
 /// ```
 public struct HTMLRenderer: HTML {
     @usableFromInline let body: (inout HTMLWriter) -> Void

@@ -15,7 +15,7 @@ final class ReferenceStack: StackPageController {
     override func renderCardMarkup(_ child: SectionController, into html: inout HTMLWriter) {
         section(.class("section"), .id(child.id.rawValue)) {
             h2 { child.title }
-            HTMLRenderer { html in child.renderContent(into: &html) }
+            child.content
         }.render(into: &html)
     }
 }

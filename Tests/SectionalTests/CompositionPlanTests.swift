@@ -152,4 +152,16 @@ struct CompositionPlanTests {
         #expect(Array(empty.sectionIDs(adding: "alerts")) == ["alerts"])
         #expect(empty.sectionIDs(removing: "alerts").isEmpty)
     }
+
+    @Test func catalogsAreEqualWhenTheyOfferTheSameSectionsAndDefaults() {
+        let alike = SectionCatalog(entries: feedCatalog.entries, defaultIDs: ["balances", "alerts", "credit-score", "alerts"])
+        #expect(alike == feedCatalog)
+        #expect(alike.defaultIDs == ["balances", "alerts", "credit-score"], "a repeated default is shown once")
+        #expect(alike.ids == ["balances", "alerts", "credit-score", "recent-activity", "checkup"])
+        #expect(SectionCatalog(entries: feedCatalog.entries, defaultIDs: ["alerts"]) != feedCatalog)
+        #expect(SectionCatalog(entries: Array(feedCatalog.entries.dropLast()), defaultIDs: feedCatalog.defaultIDs) != feedCatalog)
+        #expect(
+            SectionCatalog(entries: feedCatalog.entries.map { .init(id: $0.id, title: $0.title + "!") }, defaultIDs: feedCatalog.defaultIDs)
+                != feedCatalog)
+    }
 }

@@ -17,19 +17,39 @@ public struct SectionCatalog: Sendable, Equatable {
     }
 
     /// Every section, in the order offered to be added.
-    public let entries: [Entry]
+    public var entries: [Entry] { lists.entries }
     /// The sections shown, in order, when the query says nothing.
-    public let defaultIDs: [SectionID]
+    public var defaultIDs: [SectionID] { lists.defaultIDs }
     /// Every section's id, in catalog order: kept, since every page's links read it.
-    public let ids: [SectionID]
+    public var ids: [SectionID] { lists.ids }
+
+    /// The three lists in one object, made once per catalog: every plan
+    /// carries its catalog and is copied several times a request, and a
+    /// copy then retains and releases one reference, not three.
+    private final class Lists: Sendable {
+        let entries: [Entry]
+        let defaultIDs: [SectionID]
+        let ids: [SectionID]
+
+        init(entries: [Entry], defaultIDs: [SectionID]) {
+            self.entries = entries
+            self.defaultIDs = defaultIDs
+            ids = entries.map(\.id)
+        }
+    }
+
+    private let lists: Lists
 
     /// A catalog of `entries` showing `defaultIDs` by default (a repeated
     /// one shown once); every default must be an entry.
     public init(entries: [Entry], defaultIDs: [SectionID]) {
         precondition(defaultIDs.allSatisfy { id in entries.contains { $0.id == id } }, "Default sections must be in the catalog.")
-        self.entries = entries
-        self.defaultIDs = defaultIDs.uniqued()
-        ids = entries.map(\.id)
+        lists = Lists(entries: entries, defaultIDs: defaultIDs.uniqued())
+    }
+
+    /// Catalogs are equal when they hold the same entries and defaults (the same one at once).
+    public static func == (lhs: SectionCatalog, rhs: SectionCatalog) -> Bool {
+        lhs.lists === rhs.lists || (lhs.entries == rhs.entries && lhs.defaultIDs == rhs.defaultIDs)
     }
 
     /// Whether the catalog has the section `id`.

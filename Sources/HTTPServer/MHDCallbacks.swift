@@ -70,6 +70,12 @@ enum MHDCallbacks {
         Unmanaged<SentBytes>.fromOpaque(cls).release()
     }
 
+    /// A response sent from a `ResponseBuffer` is freed: the buffer may go.
+    static let releaseBuffer: MHD_ContentReaderFreeCallback = { cls in
+        guard let cls else { return }
+        Unmanaged<ResponseBuffer>.fromOpaque(cls).release()
+    }
+
     /// The stream's response is freed: the body ended or the client left.
     static let freeStream: MHD_ContentReaderFreeCallback = { cls in
         guard let cls else { return }

@@ -31,6 +31,14 @@ enum MHDResponse {
             made = MHD_create_response_from_buffer_with_free_callback_cls(
                 bytes.count, box.takeUnretainedValue().start, MHDCallbacks.releaseBytes, box.toOpaque())
             if made == nil { box.release() }
+        case .buffer(let buffer) where buffer.count == 0:
+            made = MHD_create_response_from_buffer(0, nil, .RESPMEM_PERSISTENT)
+        case .buffer(let buffer):
+            // Sent from the buffer itself: libmicrohttpd's reference keeps it until the response is freed.
+            let owner = Unmanaged.passRetained(buffer)
+            made = MHD_create_response_from_buffer_with_free_callback_cls(
+                buffer.count, buffer.start, MHDCallbacks.releaseBuffer, owner.toOpaque())
+            if made == nil { owner.release() }
         case .file(let path, let size):
             let fd = open(path, O_RDONLY | O_CLOEXEC)
             guard fd >= 0 else { return nil }

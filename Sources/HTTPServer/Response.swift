@@ -4,6 +4,9 @@ public struct Response: Sendable {
     public enum Body: Sendable {
         /// Bytes in memory, sent with a `Content-Length`.
         case bytes([UInt8])
+        /// Bytes in a buffer of their own, handed over without a copy (a
+        /// rendered page's), sent with a `Content-Length`.
+        case buffer(ResponseBuffer)
         /// A regular file sent with `sendfile`; `size` is its length in bytes.
         case file(path: String, size: UInt64)
         /// Bytes written as they are produced, sent chunked.
@@ -13,6 +16,7 @@ public struct Response: Sendable {
         public var count: UInt64 {
             switch self {
             case .bytes(let bytes): UInt64(bytes.count)
+            case .buffer(let buffer): UInt64(buffer.count)
             case .file(_, let size): size
             case .stream: 0
             }
@@ -57,7 +61,11 @@ public struct Response: Sendable {
 
     /// The body's bytes; empty for a file or stream body. Meant for tests and small answers.
     public var bodyBytes: [UInt8] {
-        if case .bytes(let bytes) = body { bytes } else { [] }
+        switch body {
+        case .bytes(let bytes): bytes
+        case .buffer(let buffer): buffer.withBytes { Array($0) }
+        case .file, .stream: []
+        }
     }
 
     /// The body as UTF-8 text; empty for a file or stream body.

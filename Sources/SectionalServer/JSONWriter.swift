@@ -17,6 +17,8 @@ struct JSONWriter: ~Copyable {
 
     /// A copy of the JSON written.
     var bytes: [UInt8] { output.bytes }
+    /// Ends the writer and hands its memory over, without copying (see `ByteWriter.takeBuffer()`).
+    consuming func takeBuffer() -> UnsafeMutableBufferPointer<UInt8> { output.takeBuffer() }
 
     mutating func object(_ body: (inout JSONWriter) -> Void) {
         separate()

@@ -6,7 +6,7 @@ extension PageDescription {
     /// what `/api/…/sections` sends. Written straight from the plan, with no
     /// description or string made per URL; byte for byte what `JSONEncoder`
     /// writes for `PageDescription(plan:address:report:)` (a test holds them equal).
-    static func compactJSON(plan: CompositionPlan, address: PageAddress, report: LoadReport?) -> [UInt8] {
+    static func compactJSON(plan: CompositionPlan, address: PageAddress, report: LoadReport?) -> ResponseBuffer {
         let shown = plan.sectionIDs
         let absent = plan.absentIDs
         var json = JSONWriter(capacity: 256 + 256 * (shown.count + absent.count))
@@ -47,7 +47,7 @@ extension PageDescription {
                 }
             }
         }
-        return json.bytes
+        return ResponseBuffer(taking: json.takeBuffer())
     }
 }
 
@@ -59,6 +59,6 @@ extension Response {
             return .json(PageDescription(plan: plan, address: address, report: report), status: .ok, pretty: true)
         }
         let json = PageDescription.compactJSON(plan: plan, address: address, report: report)
-        return Response(status: .ok, headers: Response.jsonHeaders, body: .bytes(json))
+        return Response(status: .ok, headers: Response.jsonHeaders, body: .buffer(json))
     }
 }

@@ -96,9 +96,10 @@ final class PageRoutes<Page: ComposedPage>: Sendable {
         case .inOrder: order = .pageOrder
         case .outOfOrder: order = .asFinished
         }
-        guard let (bytes, report) = document.streamAtHand(order, loading: site.settings.loadOptions) else { return nil }
+        var html = HTMLWriter(capacity: 16 * 1024)
+        guard let report = document.streamAtHand(order, loading: site.settings.loadOptions, into: &html) else { return nil }
         log(report)
-        return Response(headers: site.htmlHeaders, body: .bytes(bytes))
+        return site.html(html)
     }
 
     /// The page rendered once everything is loaded.
@@ -111,7 +112,7 @@ final class PageRoutes<Page: ComposedPage>: Sendable {
     /// The rendered page with each section's load and render time in
     /// `Server-Timing` (unless the site turned it off) and the degraded
     /// sections named in `Sectional-Degraded`.
-    private func wholePage(_ html: borrowing HTMLWriter, _ document: PageDocument, _ report: LoadReport) -> Response {
+    private func wholePage(_ html: consuming HTMLWriter, _ document: PageDocument, _ report: LoadReport) -> Response {
         log(report)
         var response = site.html(html)
         if site.settings.serverTiming {

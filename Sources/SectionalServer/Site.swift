@@ -86,8 +86,8 @@ public struct Site: Sendable {
         "Referrer-Policy": "same-origin",
     ]
 
-    /// A rendered page or fragment.
-    public func html(_ html: borrowing HTMLWriter, status: HTTPStatus = .ok) -> Response {
-        Response(status: status, headers: htmlHeaders, body: .bytes(html.bytes))
+    /// A rendered page or fragment; the writer's memory becomes the body, not copied.
+    public func html(_ html: consuming HTMLWriter, status: HTTPStatus = .ok) -> Response {
+        Response(status: status, headers: htmlHeaders, body: .buffer(ResponseBuffer(taking: html.takeBuffer())))
     }
 }

@@ -31,7 +31,7 @@ import Testing
         var report = LoadReport()
         report.outcomes = plan.sectionIDs.map { .init(id: $0, status: .failed("x"), duration: .zero) }
         for report in [nil, report] {
-            let written = PageDescription.compactJSON(plan: plan, address: address, report: report)
+            let written = PageDescription.compactJSON(plan: plan, address: address, report: report).withBytes { Array($0) }
             let encoded = try encoderJSON(PageDescription(plan: plan, address: address, report: report))
             #expect(written == encoded, "\(String(decoding: written, as: UTF8.self))")
         }

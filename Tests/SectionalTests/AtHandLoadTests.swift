@@ -175,7 +175,9 @@ struct AtHandLoadTests {
             page.addChild(TextSection(id: "alerts", text: "no alerts"))
             return PageDocument(title: "Feed", head: DocumentHead(language: "en", stylesheets: ["/styles.css"]), root: page, page: page)
         }
-        let (bytes, report) = try #require(document().streamAtHand(order, loading: LoadOptions()))
+        var atHand = HTMLWriter()
+        let report = try #require(document().streamAtHand(order, loading: LoadOptions(), into: &atHand))
+        let bytes = atHand.bytes
         var streamed: [UInt8] = []
         let streamReport = await document().stream(order, loading: LoadOptions()) { streamed += $0 }
         #expect(bytes == streamed)

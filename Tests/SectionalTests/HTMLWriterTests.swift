@@ -89,4 +89,16 @@ struct HTMLWriterTests {
         #expect(HTMLAttribute("hidden", nil).value == nil)
         #expect(div(attributes: [HTMLAttribute("hidden", nil), .id("x")]) { "" }.render() == #"<div hidden id="x"></div>"#)
     }
+
+    @Test(arguments: [0, 10, 5_000])
+    func aWriterHandsOverExactlyWhatItWroteWithoutACopy(length: Int) {
+        var writer = HTMLWriter(capacity: 64)  // grown several times on the way
+        let text = String(repeating: "a<", count: length / 2)
+        writer.writeEscaped(text)
+        let written = writer.bytes
+        let buffer = writer.takeBuffer()
+        defer { buffer.deallocate() }
+        #expect(Array(buffer) == written)
+        #expect(String(decoding: buffer, as: UTF8.self) == String(repeating: "a&lt;", count: length / 2))
+    }
 }

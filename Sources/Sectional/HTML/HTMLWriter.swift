@@ -18,6 +18,9 @@ public struct HTMLWriter: ~Copyable {
     /// A copy of the bytes written.
     public var bytes: [UInt8] { output.bytes }
 
+    /// Ends the writer and hands its memory over, without copying: see `ByteWriter.takeBuffer()`.
+    public consuming func takeBuffer() -> UnsafeMutableBufferPointer<UInt8> { output.takeBuffer() }
+
     /// Lends the bytes written, without copying them.
     public func withBytes<Result>(_ body: (UnsafeBufferPointer<UInt8>) throws -> Result) rethrows -> Result {
         try output.withBytes(body)

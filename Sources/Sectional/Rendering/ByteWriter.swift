@@ -25,6 +25,15 @@ public struct ByteWriter: ~Copyable {
     /// A copy of the bytes written.
     public var bytes: [UInt8] { Array(UnsafeBufferPointer(start: base, count: written)) }
 
+    /// Ends the writer and hands its memory over, without copying: the
+    /// bytes written, in memory the caller now owns and frees with
+    /// `deallocate()` (a `ResponseBuffer` takes it so).
+    public consuming func takeBuffer() -> UnsafeMutableBufferPointer<UInt8> {
+        let taken = UnsafeMutableBufferPointer(start: base, count: written)
+        discard self
+        return taken
+    }
+
     /// Lends the bytes written, without copying them.
     public func withBytes<Result>(_ body: (UnsafeBufferPointer<UInt8>) throws -> Result) rethrows -> Result {
         try body(UnsafeBufferPointer(start: base, count: written))

@@ -52,19 +52,19 @@ public struct PageDocument {
         page.timesCards = false
     }
 
-    /// The document `stream(_:loading:send:)` would send, here and now, with
-    /// no task, when every load's data is at hand: everything is ready at
-    /// once, so it is rendered whole, in the layout of `order`. In page
+    /// Renders into `html` the document `stream(_:loading:send:)` would
+    /// send, here and now, with no task, when every load's data is at hand:
+    /// everything is ready at once, so it is rendered whole, in the layout
+    /// of `order`; the report is returned. In page
     /// order these are the stream's bytes; out of order, the same slots
     /// filled (a stream may send a card that a model's round added after the
     /// rest, where this renders it in place). `nil`, with nothing rendered,
     /// when a load would wait.
-    public func streamAtHand(_ order: CardOrder = .pageOrder, loading options: LoadOptions) -> (bytes: [UInt8], report: LoadReport)? {
+    public func streamAtHand(_ order: CardOrder = .pageOrder, loading options: LoadOptions, into html: inout HTMLWriter) -> LoadReport? {
         guard let report = root.loadTreeAtHand(options) else { return nil }
         if order == .asFinished { page.layout = .slots(stylesheets: head.stylesheets) }
-        var html = HTMLWriter(capacity: 16 * 1024)
         render(into: &html)
-        return (html.bytes, report)
+        return report
     }
 
     /// Sends the document as it becomes ready: at once everything that needs

@@ -50,7 +50,7 @@ struct FastWritingTests {
         #expect(writer.withBytes { String(decoding: $0, as: UTF8.self) } == Self.escapedSlowly(text))
     }
 
-    @Test(arguments: [0, 7, -7, 42, 1_000_000, -1_234_567_890, Int.max, Int.min])
+    @Test(arguments: [0, 7, -7, 9, 10, 42, 99, -99, 100, 101, 1_000_000, -1_234_567_890, Int.max, Int.min])
     func numbersAreWrittenAsTheirDecimalDigits(_ number: Int) {
         var writer = HTMLWriter()
         writer.writeDecimal(number)
@@ -59,7 +59,7 @@ struct FastWritingTests {
     }
 
     @Test(arguments: [
-        (0 as UInt, "0"), (999, "999"), (1000, "1,000"), (12_500, "12,500"), (1_234_567, "1,234,567"),
+        (0 as UInt, "0"), (5, "5"), (10, "10"), (99, "99"), (100, "100"), (999, "999"), (1000, "1,000"), (12_500, "12,500"), (1_234_567, "1,234,567"),
         (UInt.max, "18,446,744,073,709,551,615"),
     ])
     func groupedNumbersHaveASeparatorEveryThreeDigits(_ number: UInt, _ expected: String) {

@@ -83,6 +83,17 @@ public struct ByteWriter: ~Copyable {
     /// cents), and a scratch buffer and a division per digit for the
     /// grouping cost more than the digits.
     public mutating func appendDecimal(_ number: UInt, groupingBy separator: StaticString = "") {
+        // One or two digits (a chart's points, cents, days) need no length counted nor a loop.
+        if number < 100 {
+            if written + 2 > capacity { grow(toFit: written + 2) }
+            if number >= 10 {
+                base[written] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: number / 10)
+                written += 1
+            }
+            base[written] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: number % 10)
+            written += 1
+            return
+        }
         let digits = Self.decimalLength(of: number)
         let separatorLength = separator.utf8CodeUnitCount
         let length = digits + (separatorLength == 0 ? 0 : (digits - 1) / 3 * separatorLength)

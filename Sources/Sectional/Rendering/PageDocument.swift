@@ -36,7 +36,7 @@ public struct PageDocument {
         return report
     }
 
-    /// `renderWhole(loading:into:)` here and now, with no task, when every
+    /// `renderWhole(loading:timingCards:into:)` here and now, with no task, when every
     /// load's data is at hand; `nil`, with nothing written, when a load
     /// would wait (see `SectionController.loadTreeAtHand(_:)`).
     public func renderWholeAtHand(loading options: LoadOptions, timingCards: Bool = true, into html: inout HTMLWriter) -> LoadReport? {

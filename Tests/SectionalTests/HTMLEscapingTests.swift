@@ -41,6 +41,15 @@ struct HTMLEscapingTests {
         #expect(img(.src(hostile.input)).render() == #"<img src="\#(hostile.escaped)">"#)
     }
 
+    @Test(arguments: hostileStrings)
+    func aValueAfterAFixedStartIsEscapedAndTheStartIsNot(_ hostile: Hostile) {
+        let attribute = HTMLAttribute.class("alert alert-", hostile.input)
+        #expect(li(attribute) { "x" }.render() == #"<li class="alert alert-\#(hostile.escaped)">x</li>"#)
+        #expect(attribute.name == "class")
+        #expect(attribute.value == "alert alert-" + hostile.input)
+        #expect(HTMLAttribute("data-kind", start: "k-", hostile.input).value == "k-" + hostile.input)
+    }
+
     @Test func escapedOutputNeverOpensATagOrLeavesAQuote() {
         let attack = #"</p><script>alert("x")</script><p title='"#
         let html = p(.title(attack)) { attack }.render()

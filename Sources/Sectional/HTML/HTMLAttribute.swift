@@ -1,15 +1,26 @@
 /// An attribute of an element. Its value is always escaped when rendered.
 public struct HTMLAttribute: Sendable {
-    /// ` name="` (or ` name` for a boolean attribute): written in one piece.
+    /// ` name="` and the value's start (or ` name` for a boolean attribute): written in one piece.
     @usableFromInline let prefix: String
-    /// `nil` renders a boolean attribute (`checked`).
-    public let value: String?
+    /// The value, or what follows its start, escaped when written; `nil` for a boolean attribute.
+    @usableFromInline let escapedPart: String?
 
     /// An attribute; `name` is written as is, so it must come from the program, never from input.
+    /// A `nil` value renders a boolean attribute (`checked`).
     @inlinable
     public init(_ name: String, _ value: String?) {
         prefix = value == nil ? " " + name : " " + name + "=\""
-        self.value = value
+        escapedPart = value
+    }
+
+    /// An attribute whose value is `start`, written as is, then `value`,
+    /// escaped: `class="alert alert-warning"` from a severity, with no
+    /// string joined per render (a literal `name` and `start` are joined
+    /// when compiling). Like `name`, `start` must come from the program.
+    @inlinable
+    public init(_ name: String, start: String, _ value: String) {
+        prefix = " " + name + "=\"" + start
+        escapedPart = value
     }
 
     /// The attribute's name, e.g. `class`.
@@ -17,11 +28,18 @@ public struct HTMLAttribute: Sendable {
         String(prefix.dropFirst().prefix { $0 != "=" })
     }
 
+    /// The attribute's value, e.g. `alert alert-warning`; `nil` for a boolean attribute.
+    public var value: String? {
+        guard let escapedPart else { return nil }
+        guard let equals = prefix.firstIndex(of: "=") else { return escapedPart }
+        return String(prefix[prefix.index(equals, offsetBy: 2)...]) + escapedPart
+    }
+
     @inlinable @inline(__always)
     func render(into html: inout HTMLWriter) {
         html.writeRaw(prefix)
-        if let value {
-            html.writeEscaped(value)
+        if let escapedPart {
+            html.writeEscaped(escapedPart)
             html.writeRaw("\"")
         }
     }
@@ -30,6 +48,8 @@ public struct HTMLAttribute: Sendable {
 extension HTMLAttribute {
     /// The `class` attribute: space-separated class names.
     @inlinable public static func `class`(_ value: String) -> HTMLAttribute { HTMLAttribute("class", value) }
+    /// The `class` attribute, its value `start` (from the program) then `value`: `.class("alert alert-", severity)`.
+    @inlinable public static func `class`(_ start: String, _ value: String) -> HTMLAttribute { HTMLAttribute("class", start: start, value) }
     /// The `id` attribute: unique in the document.
     @inlinable public static func id(_ value: String) -> HTMLAttribute { HTMLAttribute("id", value) }
     /// The `href` attribute: where a link or a linked resource points.

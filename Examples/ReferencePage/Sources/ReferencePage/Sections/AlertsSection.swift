@@ -19,7 +19,7 @@ final class AlertsSection: SectionController, CatalogSection {
     override func render(into html: inout HTMLWriter) {
         ul {
             ForEach(alerts) { alert in
-                li(.class("alert alert-" + alert.severity)) {
+                li(.class("alert alert-", alert.severity)) {
                     strong { alert.title }
                     " "
                     p { alert.body }

@@ -33,8 +33,10 @@ python3 -c 'import html5lib' 2>/dev/null || {
 
 mkdir -p "$OUT/modules"
 # -O keeps runs fast; preconditions, overflow and bounds checks stay on in -O.
-FLAGS=(-sanitize=fuzzer,address -parse-as-library -swift-version 6 -O -g -enable-testing -use-ld=lld
-       -I "$OUT/modules" -I Sources/CMicroHTTPD)
+# The package's upcoming feature too, so the modules mean here what they mean in `swift build`.
+FLAGS=(-sanitize=fuzzer,address -parse-as-library -swift-version 6 -enable-upcoming-feature NonisolatedNonsendingByDefault
+       -O -g -enable-testing -use-ld=lld
+       -I "$OUT/modules" -I Sources/CMicroHTTPD -I Sources/CSodium -I Sources/CSQLite -I Sources/CLibPQ)
 
 # A module is rebuilt only when one of its sources is newer than its object.
 build_module() {
@@ -46,16 +48,22 @@ build_module() {
     "$SWIFTC" "${FLAGS[@]}" -module-name "$name" -wmo -emit-module -emit-module-path "$OUT/modules/$name.swiftmodule" \
         -c -o "$object" "${sources[@]}"
 }
+# In Package.swift's order; each rebuilt when its sources, its C module or a module it imports changed.
 build_module Sectional
 build_module HTTPServer Sources/CMicroHTTPD
 build_module SectionalServer "$OUT/modules/Sectional.o" "$OUT/modules/HTTPServer.o"
-build_module FeedApp "$OUT/modules/SectionalServer.o"
+build_module SectionalSecurity Sources/CSodium "$OUT/modules/HTTPServer.o"
+build_module SectionalSQL
+build_module SectionalSQLite Sources/CSQLite "$OUT/modules/SectionalSQL.o"
+build_module SectionalPostgres Sources/CLibPQ "$OUT/modules/SectionalSQL.o"
+build_module FeedApp "$OUT/modules/SectionalServer.o" "$OUT/modules/SectionalSecurity.o" "$OUT/modules/SectionalSQLite.o" \
+    "$OUT/modules/SectionalPostgres.o"
 
 harness_modules() {
     case $1 in
         CompositionPlan|HTMLEscaping) echo Sectional HTTPServer ;;
         StaticPath) echo HTTPServer ;;
-        RequestPath) echo Sectional HTTPServer SectionalServer FeedApp ;;
+        RequestPath) echo Sectional HTTPServer SectionalServer SectionalSecurity SectionalSQL SectionalSQLite SectionalPostgres FeedApp ;;
         *) die "unknown harness $1" ;;
     esac
 }
@@ -67,7 +75,7 @@ for name in "${HARNESSES[@]}"; do
     if [[ ! -x $binary ]] || [[ -n $(find "Fuzz/$name" Fuzz/Support "${objects[@]}" -newer "$binary" -print -quit) ]]; then
         say "linking harness $name"
         "$SWIFTC" "${FLAGS[@]}" -module-name "Fuzz$name" "Fuzz/$name/Harness.swift" Fuzz/Support/FuzzSupport.swift \
-            "${objects[@]}" -lmicrohttpd -o "$binary"
+            "${objects[@]}" -lmicrohttpd -lsodium -lsqlite3 -o "$binary"
     fi
 done
 

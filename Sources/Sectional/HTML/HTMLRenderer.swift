@@ -1,6 +1,6 @@
 /// Content rendered by a closure: for putting markup written straight
 /// into the writer inside built markup. (A controller's content has its
-/// own: `child.content`, with no closure to allocate.)
+/// own: `child.content`.)
 ///
 /// ```swift
 /// div(.class("choices")) { HTMLRenderer { html in renderChoices(into: &html) } }

@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+    import Glibc
+#else
+    import Darwin
+#endif
+
 /// Bytes in memory a response owns: a rendered page's buffer, handed over
 /// by its writer without a copy and freed when libmicrohttpd has sent it.
 ///
@@ -16,15 +22,15 @@ public final class ResponseBuffer: @unchecked Sendable {
     /// How many bytes.
     public let count: Int
 
-    /// Takes `buffer`'s memory, allocated with `UnsafeMutablePointer.allocate`
-    /// (as `ByteWriter`'s is): it is deallocated with this object, and
+    /// Takes `buffer`'s memory, from `malloc` (as a `ByteWriter`'s
+    /// `takeBuffer()` hands it over): it is freed with this object, and
     /// nothing else may write to it or free it.
     public init(taking buffer: UnsafeMutableBufferPointer<UInt8>) {
         start = buffer.baseAddress
         count = buffer.count
     }
 
-    deinit { start?.deallocate() }
+    deinit { free(start) }
 
     /// Lends the bytes, which live as long as this object does.
     public func withBytes<Result>(_ body: (UnsafeBufferPointer<UInt8>) throws -> Result) rethrows -> Result {

@@ -3,13 +3,19 @@ import SectionalTesting
 import Synchronization
 import Testing
 
+#if canImport(Glibc)
+    import Glibc
+#else
+    import Darwin
+#endif
+
 /// A body handed over in a `ResponseBuffer` (a rendered page's writer's
 /// memory) is sent from that memory, whole, and the memory is freed once
 /// libmicrohttpd is done with it.
 @Suite(.timeLimit(.minutes(1))) struct ResponseBufferTests {
     /// `count` bytes of a pattern that shows any byte out of place, in memory of their own.
     static func buffer(count: Int) -> ResponseBuffer {
-        let memory = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: count)
+        let memory = UnsafeMutableBufferPointer(start: malloc(max(count, 1))!.bindMemory(to: UInt8.self, capacity: count), count: count)
         for index in 0..<count { memory[index] = UInt8(truncatingIfNeeded: index % 251) }
         return ResponseBuffer(taking: memory)
     }

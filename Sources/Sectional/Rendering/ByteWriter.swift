@@ -1,5 +1,15 @@
+#if canImport(Glibc)
+    import Glibc
+#else
+    import Darwin
+#endif
+
 /// A growable buffer of bytes appended with one bounds check and a copy
 /// each: what pages (through `HTMLWriter`) and JSON answers are written into.
+///
+/// Its memory is `malloc`'s: it grows with `realloc` (in place when it
+/// can), and a finished page's memory is handed over (`takeBuffer()`),
+/// trimmed to its bytes, for the response to `free` once sent.
 ///
 /// It cannot be copied (`~Copyable`): writers take it `inout`, and the
 /// finished bytes are taken out once with `bytes` or `withBytes`. An
@@ -17,21 +27,24 @@ public struct ByteWriter: ~Copyable {
     /// An empty buffer with room for `capacity` bytes (64 at least) before it first grows.
     public init(capacity: Int = 4096) {
         self.capacity = max(capacity, 64)
-        base = .allocate(capacity: self.capacity)
+        base = Self.reallocated(nil, capacity: self.capacity)
     }
 
-    deinit { base.deallocate() }
+    deinit { free(base) }
 
     /// A copy of the bytes written.
     public var bytes: [UInt8] { Array(UnsafeBufferPointer(start: base, count: written)) }
 
     /// Ends the writer and hands its memory over, without copying: the
-    /// bytes written, in memory the caller now owns and frees with
-    /// `deallocate()` (a `ResponseBuffer` takes it so).
+    /// bytes written, in memory the caller now owns and frees with `free`
+    /// (a `ResponseBuffer` takes it so). Room left unwritten is given back
+    /// first (a shrink in place), so that a response waiting for a slow
+    /// client holds its page, not the writer's spare capacity.
     public consuming func takeBuffer() -> UnsafeMutableBufferPointer<UInt8> {
-        let taken = UnsafeMutableBufferPointer(start: base, count: written)
+        let kept = written
+        let start = capacity - written >= 4096 ? Self.reallocated(base, capacity: max(kept, 1)) : base
         discard self
-        return taken
+        return UnsafeMutableBufferPointer(start: start, count: kept)
     }
 
     /// Lends the bytes written, without copying them.
@@ -173,10 +186,14 @@ public struct ByteWriter: ~Copyable {
     mutating func grow(toFit needed: Int) {
         var newCapacity = capacity * 2
         while newCapacity < needed { newCapacity *= 2 }
-        let grown = UnsafeMutablePointer<UInt8>.allocate(capacity: newCapacity)
-        grown.update(from: base, count: written)
-        base.deallocate()
-        base = grown
+        base = Self.reallocated(base, capacity: newCapacity)
         capacity = newCapacity
+    }
+
+    /// `realloc`, which stops the process when memory runs out, as Swift's own allocation does.
+    @usableFromInline
+    static func reallocated(_ memory: UnsafeMutablePointer<UInt8>?, capacity: Int) -> UnsafeMutablePointer<UInt8> {
+        guard let grown = realloc(memory, capacity) else { fatalError("out of memory: \(capacity) bytes for a writer") }
+        return grown.bindMemory(to: UInt8.self, capacity: capacity)
     }
 }

@@ -172,12 +172,24 @@ public enum Hex {
     }
 
     /// Two lowercase digits a byte, into `text` (twice as long as `bytes`).
+    ///
+    /// Both digits of a byte come from one table entry, stored at once: a
+    /// page writes a token per form and hashes its session's token, and
+    /// digit by digit that was 20 instructions a byte.
     static func write(_ bytes: UnsafeRawBufferPointer, into text: UnsafeMutableBufferPointer<UInt8>) {
-        let digits: StaticString = "0123456789abcdef"
-        for index in bytes.indices {
-            text[2 * index] = digits.utf8Start[Int(bytes[index] >> 4)]
-            text[2 * index + 1] = digits.utf8Start[Int(bytes[index] & 0xF)]
+        guard let out = text.baseAddress else { return }
+        let raw = UnsafeMutableRawPointer(out)
+        digitPairs.withUnsafeBufferPointer { pairs in
+            for (index, byte) in bytes.enumerated() {
+                raw.storeBytes(of: pairs[Int(byte)].littleEndian, toByteOffset: 2 * index, as: UInt16.self)
+            }
         }
+    }
+
+    /// Entry N holds the two digits of byte N, the first in the low byte (stored little-endian: first in memory).
+    private static let digitPairs: [UInt16] = (0..<256).map { byte in
+        let digits = Array("0123456789abcdef".utf8)
+        return UInt16(digits[byte >> 4]) | UInt16(digits[byte & 0xF]) << 8
     }
 
     /// The bytes of an even-length hex string; `nil` for anything else.

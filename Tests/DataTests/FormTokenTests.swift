@@ -22,6 +22,16 @@ struct FormTokenTests {
         #expect(!accepts(FormGuard(key: [UInt8](repeating: 8, count: 32)), token), "another secret")
     }
 
+    @Test func hexIsTwoLowercaseDigitsEveryByteAndReadsBack() {
+        let every = (0...255).map { UInt8($0) }
+        let digits = Array("0123456789abcdef")
+        let expected = String(every.flatMap { [digits[Int($0 >> 4)], digits[Int($0 & 0xF)]] })
+        #expect(Hex.encode(every) == expected)
+        #expect(Hex.decode(expected) == every)
+        #expect(Hex.encode([]) == "")
+        #expect(Hex.encode([0xAB]) == "ab")
+    }
+
     @Test func aTokenChangedOrCutIsRefused() {
         let token = guardian.token(for: "/feed/alerts/2/dismiss", subject: "session-a")
         let flipped = String(token.dropLast()) + (token.last == "0" ? "1" : "0")

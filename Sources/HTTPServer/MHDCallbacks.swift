@@ -64,16 +64,11 @@ enum MHDCallbacks {
         }
     }
 
-    /// A response sent from an array's storage is freed: the array may go.
-    static let releaseBytes: MHD_ContentReaderFreeCallback = { cls in
+    /// A response sent from memory an object keeps (an array's box, a
+    /// `ResponseBuffer`) is freed: the object may go.
+    static let releaseOwner: MHD_ContentReaderFreeCallback = { cls in
         guard let cls else { return }
-        Unmanaged<SentBytes>.fromOpaque(cls).release()
-    }
-
-    /// A response sent from a `ResponseBuffer` is freed: the buffer may go.
-    static let releaseBuffer: MHD_ContentReaderFreeCallback = { cls in
-        guard let cls else { return }
-        Unmanaged<ResponseBuffer>.fromOpaque(cls).release()
+        Unmanaged<AnyObject>.fromOpaque(cls).release()
     }
 
     /// The stream's response is freed: the body ended or the client left.

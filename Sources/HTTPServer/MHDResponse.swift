@@ -15,7 +15,7 @@ enum MHDResponse {
         switch response.body {
         case .stream where stream == nil:
             // HEAD: headers only, the producer never runs.
-            made = MHD_create_response_from_buffer(0, nil, .RESPMEM_PERSISTENT)
+            made = empty()
         case .stream:
             let context = Unmanaged.passRetained(stream!)
             made = MHD_create_response_from_callback(
@@ -23,22 +23,13 @@ enum MHDResponse {
                 MHDCallbacks.readStream, context.toOpaque(), MHDCallbacks.freeStream)
             if made == nil { context.release() }
         case .bytes(let bytes) where bytes.isEmpty:
-            made = MHD_create_response_from_buffer(0, nil, .RESPMEM_PERSISTENT)
+            made = empty()
         case .bytes(let bytes):
-            // Sent from the array's own storage, not a copy: the box keeps the
-            // array alive, and nothing changes it, until libmicrohttpd frees the response.
-            let box = Unmanaged.passRetained(SentBytes(bytes))
-            made = MHD_create_response_from_buffer_with_free_callback_cls(
-                bytes.count, box.takeUnretainedValue().start, MHDCallbacks.releaseBytes, box.toOpaque())
-            if made == nil { box.release() }
-        case .buffer(let buffer) where buffer.count == 0:
-            made = MHD_create_response_from_buffer(0, nil, .RESPMEM_PERSISTENT)
+            // From the array's own storage, not a copy: the box keeps the array alive, unchanged.
+            let box = SentBytes(bytes)
+            made = sent(from: box.start, count: bytes.count, keptBy: box)
         case .buffer(let buffer):
-            // Sent from the buffer itself: libmicrohttpd's reference keeps it until the response is freed.
-            let owner = Unmanaged.passRetained(buffer)
-            made = MHD_create_response_from_buffer_with_free_callback_cls(
-                buffer.count, buffer.start, MHDCallbacks.releaseBuffer, owner.toOpaque())
-            if made == nil { owner.release() }
+            made = sent(from: buffer.start, count: buffer.count, keptBy: buffer)
         case .file(let path, let size):
             let fd = open(path, O_RDONLY | O_CLOEXEC)
             guard fd >= 0 else { return nil }
@@ -59,6 +50,19 @@ enum MHDResponse {
         }
         return made
     }
+
+    /// A response sent from memory that `owner` keeps alive: libmicrohttpd
+    /// holds a reference to it until it frees the response.
+    private static func sent(from start: UnsafeMutableRawPointer?, count: Int, keptBy owner: AnyObject) -> OpaquePointer? {
+        guard count > 0 else { return empty() }
+        let reference = Unmanaged.passRetained(owner)
+        let made = MHD_create_response_from_buffer_with_free_callback_cls(count, start, MHDCallbacks.releaseOwner, reference.toOpaque())
+        if made == nil { reference.release() }
+        return made
+    }
+
+    /// A response with no body.
+    private static func empty() -> OpaquePointer? { MHD_create_response_from_buffer(0, nil, .RESPMEM_PERSISTENT) }
 
     /// Lent as C strings in place; passed as `String`s, each would be copied into a new array.
     private static func add(_ name: String, _ value: String, to response: OpaquePointer) {

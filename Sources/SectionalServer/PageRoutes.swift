@@ -86,17 +86,16 @@ final class PageRoutes<Page: ComposedPage>: Sendable {
     /// The page, if every section's data is at hand. A streamed page whose
     /// cards are all ready goes out whole, with the headers of a stream.
     private func pageAtHand(_ document: PageDocument, _ delivery: Delivery) -> Response? {
+        var html = HTMLWriter(capacity: 16 * 1024)
         let order: CardOrder
         switch delivery {
         case .whole:
-            var html = HTMLWriter(capacity: 16 * 1024)
             guard let report = document.renderWholeAtHand(loading: site.settings.loadOptions, timingCards: site.settings.serverTiming, into: &html)
             else { return nil }
             return wholePage(html, document, report)
         case .inOrder: order = .pageOrder
         case .outOfOrder: order = .asFinished
         }
-        var html = HTMLWriter(capacity: 16 * 1024)
         guard let report = document.streamAtHand(order, loading: site.settings.loadOptions, into: &html) else { return nil }
         log(report)
         return site.html(html)

@@ -52,8 +52,7 @@ public struct HTMLElement<Tag: HTMLTagName, Content: HTML>: HTML {
     /// An element with the attributes listed and the content built: `a(.href(url), .class("card")) { … }`.
     @inlinable
     public init(_ attributes: HTMLAttribute..., @HTMLBuilder content: () -> Content) {
-        storedAttributes = attributes.isEmpty ? .none : .many(attributes)
-        self.content = content()
+        self.init(attributes: attributes, content: content)
     }
 
     /// An element whose attributes are chosen at run time, as an array.

@@ -30,8 +30,9 @@ public struct FeedAlert: Sendable, Equatable {
             }
         }
 
-        /// The classes of an alert of this severity: `alert alert-critical`.
-        public var cssClass: String {
+        /// The classes of an alert of this severity: `alert alert-critical`
+        /// (static: written into the page as they are).
+        public var cssClass: StaticString {
             switch self {
             case .info: "alert alert-info"
             case .warning: "alert alert-warning"

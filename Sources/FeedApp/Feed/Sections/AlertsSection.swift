@@ -39,28 +39,29 @@ final class AlertsSection: SectionController, CatalogSection {
         }
     }
 
+    // Written in place, not built as a tree: every alert is a list item with a form.
     override func render(into html: inout HTMLWriter) {
         if alerts.isEmpty {
-            p(.class("quiet")) { "No alerts. All is well." }.render(into: &html)
+            html.element(Tag.p.self, class: "quiet") { $0.text("No alerts. All is well.") }
         } else {
-            ul(.class("alerts")) {
-                ForEach(alerts) { alert in
-                    li(.class(alert.severity.cssClass)) {
-                        span(.class("badge")) { alert.severity.label }
-                        div {
-                            strong { alert.title }
-                            p { alert.text }
+            html.element(Tag.ul.self, class: "alerts") { html in
+                for alert in alerts {
+                    html.element(Tag.li.self, class: alert.severity.cssClass) { html in
+                        html.element(Tag.span.self, class: "badge") { $0.text(alert.severity.label) }
+                        html.element(Tag.div.self) { html in
+                            html.element(Tag.strong.self) { $0.text(alert.title) }
+                            html.element(Tag.p.self) { $0.text(alert.text) }
                         }
-                        self.writeForm(action: FeedWrites.dismissAction(of: alert.id), label: "Dismiss", labelObject: alert.title)
+                        html.write(writeForm(action: FeedWrites.dismissAction(of: alert.id), label: "Dismiss", labelObject: alert.title))
                     }
                 }
-            }.render(into: &html)
+            }
         }
         if dismissedCount > 0 {
-            writeForm(
-                action: "/feed/alerts/restore", label: dismissedCount == 1 ? "Show 1 dismissed alert" : "Show \(dismissedCount) dismissed alerts",
-                labelObject: nil
-            ).render(into: &html)
+            html.write(
+                writeForm(
+                    action: "/feed/alerts/restore", label: dismissedCount == 1 ? "Show 1 dismissed alert" : "Show \(dismissedCount) dismissed alerts",
+                    labelObject: nil))
         }
     }
 

@@ -20,29 +20,31 @@ final class BalancesSection: SectionController, CatalogSection {
         }
     }
 
+    // Written in place, not built as a tree: a table's rows are the page's hottest markup.
     override func render(into html: inout HTMLWriter) {
         let total = Money(cents: accounts.reduce(0) { $0 + $1.balance.cents })
-        table(.class("balances")) {
-            tbody {
-                ForEach(accounts) { account in
-                    tr {
-                        td {
-                            div(.class("account-name")) { account.name }
-                            div(.class("account-number")) {
-                                Account.maskPrefix; account.lastDigits
+        html.element(Tag.table.self, class: "balances") { html in
+            html.element(Tag.tbody.self) { html in
+                for account in accounts {
+                    html.element(Tag.tr.self) { html in
+                        html.element(Tag.td.self) { html in
+                            html.element(Tag.div.self, class: "account-name") { $0.text(account.name) }
+                            html.element(Tag.div.self, class: "account-number") { html in
+                                html.text(Account.maskPrefix)
+                                html.text(account.lastDigits)
                             }
                         }
-                        td(.class(account.balance.isNegative ? "amount negative" : "amount")) {
-                            account.balance
-                            if account.balance.isNegative { span(.class("owed")) { " owed" } }
+                        html.element(Tag.td.self, class: account.balance.isNegative ? "amount negative" : "amount") { html in
+                            html.write(account.balance)
+                            if account.balance.isNegative { html.element(Tag.span.self, class: "owed") { $0.text(" owed") } }
                         }
                     }
                 }
-                tr(.class("total")) {
-                    th { "Total" }
-                    td(.class(total.isNegative ? "amount negative" : "amount")) { total }
+                html.element(Tag.tr.self, class: "total") { html in
+                    html.element(Tag.th.self) { $0.text("Total") }
+                    html.element(Tag.td.self, class: total.isNegative ? "amount negative" : "amount") { $0.write(total) }
                 }
             }
-        }.render(into: &html)
+        }
     }
 }

@@ -20,20 +20,21 @@ final class CreditScoreSection: SectionController, CatalogSection {
         }
     }
 
+    // Written in place, as the feed's other default sections are: no tree made per page.
     override func render(into html: inout HTMLWriter) {
         let change = credit.history.count > 1 ? credit.score - credit.history[0] : 0
-        div(.class("credit")) {
-            div(.class("credit-figure")) {
-                span(.class("credit-score")) { credit.score }
-                span(.class("credit-band")) { credit.band }
-                span(.class(change < 0 ? "credit-change negative" : "credit-change")) {
-                    change < 0 ? "\u{2212}" : "+"
-                    abs(change)
-                    " in 12 months"
+        html.element(Tag.div.self, class: "credit") { html in
+            html.element(Tag.div.self, class: "credit-figure") { html in
+                html.element(Tag.span.self, class: "credit-score") { $0.write(credit.score) }
+                html.element(Tag.span.self, class: "credit-band") { $0.text(credit.band) }
+                html.element(Tag.span.self, class: change < 0 ? "credit-change negative" : "credit-change") { html in
+                    html.text(change < 0 ? "\u{2212}" : "+")
+                    html.write(abs(change))
+                    html.text(" in 12 months")
                 }
             }
-            HistoryChart(values: credit.history)
-        }.render(into: &html)
+            html.write(HistoryChart(values: credit.history))
+        }
     }
 }
 

@@ -102,19 +102,24 @@ final class FeedPageController: StackPageController {
         guard let plan else { return }
         let hasSavedLayout = plan.baseIDs != plan.catalog.defaultIDs
         let baseStatus = hasSavedLayout ? "Showing your saved layout." : "Showing the default layout."
-        aside(.class("layout-bar"), .aria("label", "Layout")) {
+        html.element(Tag.aside.self, .class("layout-bar"), .aria("label", "Layout")) { html in
             // The page script shows the base text again when changes in place lead back to it.
-            p(.class("quiet"), .data("base-status", baseStatus)) { plan.isDefault ? baseStatus : "This layout is not saved." }
+            html.element(Tag.p.self, .class("quiet"), .data("base-status", baseStatus)) {
+                $0.text(plan.isDefault ? baseStatus : "This layout is not saved.")
+            }
             // Nothing to save while the page shows what a bare visit shows.
             if !plan.isDefault {
-                PostForm(
-                    action: FeedWrites.saveLayoutPath, token: forms.token(for: FeedWrites.saveLayoutPath),
-                    hidden: ("sections", plan.sectionIDs.map(\.rawValue).joined(separator: ",")), label: "Save this layout")
+                html.write(
+                    PostForm(
+                        action: FeedWrites.saveLayoutPath, token: forms.token(for: FeedWrites.saveLayoutPath),
+                        hidden: ("sections", plan.sectionIDs.map(\.rawValue).joined(separator: ",")), label: "Save this layout"))
             }
             if hasSavedLayout {
-                PostForm(
-                    action: FeedWrites.resetLayoutPath, token: forms.token(for: FeedWrites.resetLayoutPath), label: "Reset to the default layout")
+                html.write(
+                    PostForm(
+                        action: FeedWrites.resetLayoutPath, token: forms.token(for: FeedWrites.resetLayoutPath),
+                        label: "Reset to the default layout"))
             }
-        }.render(into: &html)
+        }
     }
 }

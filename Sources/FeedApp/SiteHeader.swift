@@ -28,7 +28,9 @@ struct SiteHeader: HTML {
     private func writeLink(_ name: StaticString, _ label: StaticString, into html: inout HTMLWriter) {
         html.writeRaw(#"<a href="/"#)
         html.writeRaw(name)
-        html.writeRaw(name.description == active ? #"" aria-current="page">"# : #"">"#)
+        // Compared on the bytes: `name.description` made a string a link.
+        let isActive = active.map { active in name.withUTF8Buffer { $0.elementsEqual(active.utf8) } } ?? false
+        html.writeRaw(isActive ? #"" aria-current="page">"# : #"">"#)
         html.writeRaw(label)
         html.writeRaw("</a>")
     }

@@ -18,6 +18,14 @@ struct DayPageTests {
         #expect(response.bodyText.contains(#"datetime="\#(Day.today())""#))
     }
 
+    @Test("The site header marks the page shown as current, and only that one", arguments: ["feed", "day"])
+    func siteHeaderMarksThePageShown(page: String) async throws {
+        let body = try await app.get("/" + page).bodyText
+        let current = body.matches(of: /<a href="\/(\w+)" aria-current="page">/).map { String($0.output.1) }
+        #expect(current == [page])
+        #expect(body.contains(#"<a href="/\#(page == "feed" ? "day" : "feed")">"#))
+    }
+
     @Test("The calendar is a week strip, Monday to Sunday, with the chosen day current")
     func calendar() async throws {
         let body = try await app.get("/day?date=2026-11-03").bodyText

@@ -56,9 +56,12 @@ open class StackPageController: SectionController {
         html.writeRaw(#"<main class="stack" id="stack">"#)
         if let heading {
             // Laid out in slots, the stack's light children go where a slot takes them: the heading first.
-            let slotted = layout != .pageOrder
-            h1(attributes: slotted ? [.class("page-title"), HTMLAttribute("slot", Self.headingSlot)] : [.class("page-title")]) { heading }
-                .render(into: &html)
+            // Written in place: as an element with an array of attributes it cost an allocation a page.
+            if layout == .pageOrder {
+                html.element(Tag.h1.self, class: "page-title") { $0.text(heading) }
+            } else {
+                html.element(Tag.h1.self, .class("page-title"), HTMLAttribute("slot", Self.headingSlot)) { $0.text(heading) }
+            }
         }
         if children.isEmpty {
             div(.class("stack-empty"), .role("status")) { p { emptyStateMessage } }.render(into: &html)

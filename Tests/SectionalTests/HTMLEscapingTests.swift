@@ -50,6 +50,34 @@ struct HTMLEscapingTests {
         #expect(HTMLAttribute("data-kind", start: "k-", hostile.input).value == "k-" + hostile.input)
     }
 
+    @Test func aLiteralClassIsEscapedToo() {
+        // A literal picks the static overload; escaping still applies to it.
+        let literal = HTMLAttribute.class(#"a"b<c>&'d"#)
+        #expect(span(literal) { "x" }.render() == #"<span class="a&quot;b&lt;c&gt;&amp;&#39;d">x</span>"#)
+        #expect(literal.name == "class")
+        #expect(literal.value == #"a"b<c>&'d"#)
+        guard case .literalClass = literal.parts else {
+            Issue.record("a literal class was kept as strings")
+            return
+        }
+    }
+
+    @Test(arguments: ["badge", "amount negative", "", "é ✓"])
+    func aLiteralClassRendersAsTheSameClassFromAString(_ value: String) {
+        let literal: HTMLAttribute =
+            switch value {
+            case "badge": .class("badge")
+            case "amount negative": .class("amount negative")
+            case "": .class("")
+            default: .class("é ✓")
+            }
+        #expect(div(literal) { "x" }.render() == div(.class(value)) { "x" }.render())
+        #expect(literal.value == value)
+        #expect(
+            ul(literal, .id("list")) { li(.class(value)) { "y" } }.render()
+                == ul(attributes: [.class(value), .id("list")]) { li(literal) { "y" } }.render())
+    }
+
     @Test func escapedOutputNeverOpensATagOrLeavesAQuote() {
         let attack = #"</p><script>alert("x")</script><p title='"#
         let html = p(.title(attack)) { attack }.render()

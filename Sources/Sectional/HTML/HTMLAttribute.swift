@@ -1,16 +1,25 @@
 /// An attribute of an element. Its value is always escaped when rendered.
 public struct HTMLAttribute: Sendable {
-    /// ` name="` and the value's start (or ` name` for a boolean attribute): written in one piece.
-    @usableFromInline let prefix: String
-    /// The value, or what follows its start, escaped when written; `nil` for a boolean attribute.
-    @usableFromInline let escapedPart: String?
+    @usableFromInline let parts: Parts
+
+    /// What an attribute keeps: strings, or, for a class written as a
+    /// literal (`.class("badge")`, most of a page's attributes), the
+    /// program's own static text, which an element tree holds, copies and
+    /// destroys with no reference counted.
+    @usableFromInline enum Parts: Sendable {
+        /// ` name="` and the value's start (or ` name` for a boolean attribute),
+        /// written in one piece; then the value, or what follows its start,
+        /// escaped (`nil` for a boolean attribute).
+        case text(prefix: String, escapedPart: String?)
+        /// `class` with a literal value, escaped when written.
+        case literalClass(StaticString)
+    }
 
     /// An attribute; `name` is written as is, so it must come from the program, never from input.
     /// A `nil` value renders a boolean attribute (`checked`).
     @inlinable
     public init(_ name: String, _ value: String?) {
-        prefix = value == nil ? " " + name : " " + name + "=\""
-        escapedPart = value
+        parts = .text(prefix: value == nil ? " " + name : " " + name + "=\"", escapedPart: value)
     }
 
     /// An attribute whose value is `start`, written as is, then `value`,
@@ -19,27 +28,46 @@ public struct HTMLAttribute: Sendable {
     /// when compiling). Like `name`, `start` must come from the program.
     @inlinable
     public init(_ name: String, start: String, _ value: String) {
-        prefix = " " + name + "=\"" + start
-        escapedPart = value
+        parts = .text(prefix: " " + name + "=\"" + start, escapedPart: value)
+    }
+
+    @inlinable
+    init(literalClass value: StaticString) {
+        parts = .literalClass(value)
     }
 
     /// The attribute's name, e.g. `class`.
     public var name: String {
-        String(prefix.dropFirst().prefix { $0 != "=" })
+        switch parts {
+        case .text(let prefix, _): String(prefix.dropFirst().prefix { $0 != "=" })
+        case .literalClass: "class"
+        }
     }
 
     /// The attribute's value, e.g. `alert alert-warning`; `nil` for a boolean attribute.
     public var value: String? {
-        guard let escapedPart else { return nil }
-        guard let equals = prefix.firstIndex(of: "=") else { return escapedPart }
-        return String(prefix[prefix.index(equals, offsetBy: 2)...]) + escapedPart
+        switch parts {
+        case .text(let prefix, let escapedPart):
+            guard let escapedPart else { return nil }
+            guard let equals = prefix.firstIndex(of: "=") else { return escapedPart }
+            return String(prefix[prefix.index(equals, offsetBy: 2)...]) + escapedPart
+        case .literalClass(let value):
+            return value.description
+        }
     }
 
     @inlinable @inline(__always)
     func render(into html: inout HTMLWriter) {
-        html.writeRaw(prefix)
-        if let escapedPart {
-            html.writeEscaped(escapedPart)
+        switch parts {
+        case .text(let prefix, let escapedPart):
+            html.writeRaw(prefix)
+            if let escapedPart {
+                html.writeEscaped(escapedPart)
+                html.writeRaw("\"")
+            }
+        case .literalClass(let value):
+            html.writeRaw(#" class=""#)
+            html.writeEscaped(UnsafeBufferPointer(start: value.utf8Start, count: value.utf8CodeUnitCount))
             html.writeRaw("\"")
         }
     }
@@ -47,7 +75,12 @@ public struct HTMLAttribute: Sendable {
 
 extension HTMLAttribute {
     /// The `class` attribute: space-separated class names.
+    ///
+    /// Disfavoured, so that a literal (`.class("badge")`) is a `StaticString`, kept as it is.
+    @_disfavoredOverload
     @inlinable public static func `class`(_ value: String) -> HTMLAttribute { HTMLAttribute("class", value) }
+    /// The `class` attribute with a literal value: kept as the program's static text, escaped when written.
+    @inlinable public static func `class`(_ value: StaticString) -> HTMLAttribute { HTMLAttribute(literalClass: value) }
     /// The `class` attribute, its value `start` (from the program) then `value`: `.class("alert alert-", severity)`.
     @inlinable public static func `class`(_ start: String, _ value: String) -> HTMLAttribute { HTMLAttribute("class", start: start, value) }
     /// The `id` attribute: unique in the document.

@@ -50,6 +50,14 @@ public struct FormGuard: Sendable {
     /// The token of the form posting to `action` for `subject`, kept as
     /// its bytes: a page writes its hex straight into the form.
     public func formToken(for action: String, subject: String) -> FormToken {
+        var action = action
+        return action.withUTF8 { formToken(forAction: $0, subject: subject) }
+    }
+
+    /// The token of the form posting to the action spelled by `action`'s
+    /// UTF-8 bytes: for an action written on the stack (`/feed/alerts/2/dismiss`),
+    /// with no string made of it.
+    public func formToken(forAction action: UnsafeBufferPointer<UInt8>, subject: String) -> FormToken {
         mac(of: subject, action) { FormToken($0) }
     }
 
@@ -63,7 +71,9 @@ public struct FormGuard: Sendable {
         else {
             throw HTTPError(.forbidden, "The form has no valid token; reload the page and try again.")
         }
-        guard mac(of: subject, action, { sodium_memcmp(bytes, $0.baseAddress, $0.count) == 0 }) else {
+        var action = action
+        let matches = action.withUTF8 { action in mac(of: subject, action) { sodium_memcmp(bytes, $0.baseAddress, $0.count) == 0 } }
+        guard matches else {
             throw HTTPError(.forbidden, "The form's token is not for this form; reload the page and try again.")
         }
     }
@@ -88,31 +98,28 @@ public struct FormGuard: Sendable {
 
     /// The MAC of `form`, NUL, `subject`, NUL, `action`, lent to `use` from
     /// the stack (an array of its own cost more than its hex).
-    private func mac<Result>(of subject: String, _ action: String, _ use: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
+    private func mac<Result>(of subject: String, _ action: UnsafeBufferPointer<UInt8>, _ use: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
         var subject = subject
-        var action = action
         return subject.withUTF8 { subject in
-            action.withUTF8 { action in
-                // The message in one piece (SipHash takes it whole), then the MAC, on the stack.
-                let length = Self.domain.utf8CodeUnitCount + 1 + subject.count + 1 + action.count
-                return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: length + Self.tokenLength) { buffer in
-                    var end = buffer.baseAddress!
-                    func append(_ bytes: UnsafeBufferPointer<UInt8>) {
-                        if let start = bytes.baseAddress { end.initialize(from: start, count: bytes.count) }
-                        end += bytes.count
-                    }
-                    func appendSeparator() {
-                        end.initialize(to: 0)
-                        end += 1
-                    }
-                    append(UnsafeBufferPointer(start: Self.domain.utf8Start, count: Self.domain.utf8CodeUnitCount))
-                    appendSeparator()
-                    append(subject)
-                    appendSeparator()
-                    append(action)
-                    _ = crypto_shorthash_siphashx24(end, buffer.baseAddress!, UInt64(length), macKey)
-                    return use(UnsafeBufferPointer(start: end, count: Self.tokenLength))
+            // The message in one piece (SipHash takes it whole), then the MAC, on the stack.
+            let length = Self.domain.utf8CodeUnitCount + 1 + subject.count + 1 + action.count
+            return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: length + Self.tokenLength) { buffer in
+                var end = buffer.baseAddress!
+                func append(_ bytes: UnsafeBufferPointer<UInt8>) {
+                    if let start = bytes.baseAddress { end.initialize(from: start, count: bytes.count) }
+                    end += bytes.count
                 }
+                func appendSeparator() {
+                    end.initialize(to: 0)
+                    end += 1
+                }
+                append(UnsafeBufferPointer(start: Self.domain.utf8Start, count: Self.domain.utf8CodeUnitCount))
+                appendSeparator()
+                append(subject)
+                appendSeparator()
+                append(action)
+                _ = crypto_shorthash_siphashx24(end, buffer.baseAddress!, UInt64(length), macKey)
+                return use(UnsafeBufferPointer(start: end, count: Self.tokenLength))
             }
         }
     }

@@ -9,15 +9,33 @@ import SectionalServer
 struct FeedWrites: Sendable {
     static let dismissPath = "/feed/alerts/{id}/dismiss"
 
-    /// The dismiss form's action for the alert `id`, its digits written in
-    /// place: `String(id)` and `id.description` reach them through generic
-    /// code, and joining with `+` cost about 1,500 instructions an alert.
-    static func dismissAction(of id: Int) -> String {
-        var action = ByteWriter(capacity: 48)
-        action.append("/feed/alerts/")
-        action.appendDecimal(id)
-        action.append("/dismiss")
-        return action.withBytes { String(decoding: $0, as: UTF8.self) }
+    /// The dismiss form's action for the alert `id` (`/feed/alerts/2/dismiss`),
+    /// lent from the stack: written into the page and signed with no string
+    /// made of it (a string, and the buffer it was written in, cost about
+    /// 650 instructions an alert).
+    static func withDismissAction<Result>(of id: Int, _ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
+        let prefix: StaticString = "/feed/alerts/"
+        let suffix: StaticString = "/dismiss"
+        // A sign and 20 digits hold any `Int`.
+        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: prefix.utf8CodeUnitCount + 21 + suffix.utf8CodeUnitCount) { buffer in
+            var end = 0
+            func append(_ text: StaticString) {
+                text.withUTF8Buffer { for byte in $0 { buffer[end] = byte; end += 1 } }
+            }
+            append(prefix)
+            if id < 0 { append("-") }
+            // The digits from the last, then turned around.
+            let firstDigit = end
+            var rest = id.magnitude
+            repeat {
+                buffer[end] = UInt8(ascii: "0") + UInt8(rest % 10)
+                rest /= 10
+                end += 1
+            } while rest > 0
+            buffer[firstDigit..<end].reverse()
+            append(suffix)
+            return body(UnsafeBufferPointer(rebasing: buffer[..<end]))
+        }
     }
     static let restorePath = "/feed/alerts/restore"
     static let saveLayoutPath = "/feed/layout"

@@ -17,6 +17,9 @@ struct FormContext: Sendable {
 
     /// The token of the form posting to `action` in this session.
     func token(for action: String) -> FormToken { formGuard.formToken(for: action, subject: subject) }
+
+    /// The token of the form posting to the action spelled by these bytes.
+    func token(forAction action: UnsafeBufferPointer<UInt8>) -> FormToken { formGuard.formToken(forAction: action, subject: subject) }
 }
 
 /// Who is signed in, for the banner: their name and the sign-out form.

@@ -15,13 +15,32 @@ struct PostForm: HTML {
     /// reader says the label, then this ("Dismiss Payment due tomorrow").
     var labelObject: String?
     var refreshes: SectionID?
-    var cssClass = "post-form"
+    /// The form's class, from the program: written as it is.
+    var cssClass: StaticString = "post-form"
 
-    /// Written straight into the writer: a page has one of these per alert
-    /// and a few more, and as elements each cost more than its section's text.
     func render(into html: inout HTMLWriter) {
-        html.writeAttribute(#"<form class=""#, cssClass)
-        html.writeAttribute(#" method="post" action=""#, action)
+        var action = action
+        action.withUTF8 { action in
+            Self.write(
+                action: action, token: token, hidden: hidden, label: label, labelObject: labelObject, refreshes: refreshes,
+                cssClass: cssClass, into: &html)
+        }
+    }
+
+    /// Writes the form straight into the writer, its action given as bytes
+    /// (one made on the stack needs no string). A page has one of these per
+    /// alert and a few more: as elements each cost more than its section's
+    /// text, and as a value made per alert its strings were retained and
+    /// released, and its action made as a string, about 1,000 instructions a form.
+    static func write(
+        action: UnsafeBufferPointer<UInt8>, token: FormToken, hidden: (name: String, value: String)? = nil, label: String,
+        labelObject: String? = nil, refreshes: SectionID? = nil, cssClass: StaticString, into html: inout HTMLWriter
+    ) {
+        html.writeRaw(#"<form class=""#)
+        html.writeRaw(cssClass)
+        html.writeRaw(#"" method="post" action=""#)
+        html.writeEscaped(action)
+        html.writeRaw("\"")
         if let refreshes { html.writeAttribute(#" data-refresh=""#, refreshes.rawValue) }
         html.writeRaw(#"><input type="hidden" name="token" value=""#)
         token.withHex { html.writeRaw($0) }

@@ -52,23 +52,26 @@ final class AlertsSection: SectionController, CatalogSection {
                             html.element(Tag.strong.self) { $0.text(alert.title) }
                             html.element(Tag.p.self) { $0.text(alert.text) }
                         }
-                        html.write(writeForm(action: FeedWrites.dismissAction(of: alert.id), label: "Dismiss", labelObject: alert.title))
+                        FeedWrites.withDismissAction(of: alert.id) { action in
+                            writeForm(action: action, label: "Dismiss", labelObject: alert.title, into: &html)
+                        }
                     }
                 }
             }
         }
         if dismissedCount > 0 {
-            html.write(
-                writeForm(
-                    action: "/feed/alerts/restore", label: dismissedCount == 1 ? "Show 1 dismissed alert" : "Show \(dismissedCount) dismissed alerts",
-                    labelObject: nil))
+            var action = FeedWrites.restorePath
+            action.withUTF8 { action in
+                let label = dismissedCount == 1 ? "Show 1 dismissed alert" : "Show \(dismissedCount) dismissed alerts"
+                writeForm(action: action, label: label, labelObject: nil, into: &html)
+            }
         }
     }
 
-    /// A one-button form that posts with its token and the way back, refreshing this section in place with script.
-    private func writeForm(action: String, label: String, labelObject: String?) -> PostForm {
-        PostForm(
-            action: action, token: forms.token(for: action), hidden: ("back", back), label: label, labelObject: labelObject,
-            refreshes: Self.id, cssClass: "alert-action")
+    /// A one-button form that posts to `action` with its token and the way back, refreshing this section in place with script.
+    private func writeForm(action: UnsafeBufferPointer<UInt8>, label: String, labelObject: String?, into html: inout HTMLWriter) {
+        PostForm.write(
+            action: action, token: forms.token(forAction: action), hidden: ("back", back), label: label, labelObject: labelObject,
+            refreshes: Self.id, cssClass: "alert-action", into: &html)
     }
 }

@@ -61,14 +61,16 @@ public struct CompositionPlan: Sendable, Equatable {
             default: continue
             }
         }
-        let unknown = ((listed ?? []) + added + removed).filter { !catalog.contains($0) }
-        guard unknown.isEmpty else {
-            throw CompositionError(unknownIDs: unknown.uniqued(), validIDs: catalog.ids)
+        // Most visits name no sections: nothing to check, and the base as it is.
+        let changesBase = listed != nil || !added.isEmpty || !removed.isEmpty
+        if changesBase {
+            let unknown = ((listed ?? []) + added + removed).filter { !catalog.contains($0) }
+            guard unknown.isEmpty else {
+                throw CompositionError(unknownIDs: unknown.uniqued(), validIDs: catalog.ids)
+            }
         }
         let savedIDs = saved.map { $0.filter(catalog.contains).uniqued() }
         let base = savedIDs ?? catalog.defaultIDs
-        // Most visits name no sections: the base as it is.
-        let changesBase = listed != nil || !added.isEmpty || !removed.isEmpty
         let shown = changesBase ? ((listed ?? base) + added).uniqued().filter { !removed.contains($0) } : base
         let layout: Layout = listed != nil ? .query : savedIDs != nil ? .saved : .default
         self.init(catalog: catalog, sectionIDs: shown, baseIDs: base, layout: layout)

@@ -7,10 +7,19 @@ import SectionalServer
 /// activity and the check-up on request; the user's saved layout instead
 /// of the defaults when there is one.
 struct FeedPage: ComposedPage {
-    struct Context: Sendable {
-        var forms: FormContext
-        var account: AccountMenu
-        var checkupAnswers: [String: String]
+    /// One reference: a request's context is copied into the page, its
+    /// sections' setup and the answer, and as a value each copy retained
+    /// and released each of its strings.
+    final class Context: Sendable {
+        let forms: FormContext
+        let account: AccountMenu
+        let checkupAnswers: [String: String]
+
+        init(forms: FormContext, account: AccountMenu, checkupAnswers: [String: String]) {
+            self.forms = forms
+            self.account = account
+            self.checkupAnswers = checkupAnswers
+        }
     }
 
     let name = "feed"

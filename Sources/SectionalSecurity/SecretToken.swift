@@ -36,7 +36,10 @@ public enum SecretToken {
         return text.withUTF8(isWellFormed)
     }
 
+    /// How long a token is: 64 hex digits.
+    static let length = 64
+
     private static func isWellFormed(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        bytes.count == 64 && bytes.allSatisfy(Hex.isDigit)
+        bytes.count == length && bytes.allSatisfy(Hex.isDigit)
     }
 }

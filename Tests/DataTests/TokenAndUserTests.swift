@@ -37,6 +37,32 @@ struct TokenAndUserTests {
         #expect(SecretToken.hash(token) != SecretToken.hash(token.uppercased()), "the hash is of the bytes sent")
     }
 
+    @Test("The memo of tokens' hashes gives each token's own hash, refuses what is not a token, and stays within its capacity")
+    func tokenMemo() {
+        let memo = SecretTokenMemo(capacity: 2)
+        func hash(_ text: String) -> String? {
+            var text = text
+            return text.withUTF8(memo.hash(ofWellFormed:))
+        }
+        let tokens = (0..<5).map { _ in SecretToken.generate() }
+        // Twice round: the second round reads hashes the first one kept, or worked out again after they were forgotten.
+        for token in tokens + tokens {
+            #expect(hash(token) == SecretToken.hash(token))
+            #expect(memo.count <= 2)
+        }
+        // Tokens that differ in their last digit only, or in case only, are told apart.
+        let first = tokens[0]
+        let neighbour = String(first.dropLast()) + (first.last == "0" ? "1" : "0")
+        #expect(hash(neighbour) == SecretToken.hash(neighbour))
+        #expect(hash(first) == SecretToken.hash(first))
+        #expect(hash(first.uppercased()) == SecretToken.hash(first.uppercased()))
+        let before = memo.count
+        for bad in ["", String(first.dropLast()), first + "0", String(first.dropLast()) + "g", String(repeating: "z", count: 64)] {
+            #expect(hash(bad) == nil, "\(bad.debugDescription)")
+        }
+        #expect(memo.count == before, "nothing refused is kept")
+    }
+
     @Test("A token made by `token create` reads the API as its user until `token revoke`; it is stored only as a hash", arguments: Engine.sql)
     func tokens(engine: Engine) async throws {
         try await TestDatabase.withData(engine) { data, location in

@@ -42,6 +42,8 @@ struct Accounts: Sendable {
     /// Unix seconds; tests move it.
     let now: @Sendable () -> Int
     let cookie = SessionCookie()
+    /// Session tokens' hashes, worked out once per token: every signed-in request needs its own.
+    private let sessionHashes = SecretTokenMemo()
     /// The session's lifetime and idle time in seconds, worked out once:
     /// every signed-in request compares both, and `Duration.components`
     /// divides 128-bit integers (380 instructions a request).
@@ -107,7 +109,7 @@ struct Accounts: Sendable {
 
     /// The hash of the session token the request's cookie carries, if it carries a well-formed one.
     private func sessionHash(in request: Request) -> String? {
-        cookie.withValue(in: request, SecretToken.hash(ofWellFormed:)) ?? nil
+        cookie.withValue(in: request, sessionHashes.hash(ofWellFormed:)) ?? nil
     }
 
     private enum SessionState {

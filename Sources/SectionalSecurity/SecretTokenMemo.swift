@@ -25,8 +25,16 @@ public final class SecretTokenMemo: Sendable {
             withUnsafeBytes(of: lhs.words) { left in withUnsafeBytes(of: rhs.words) { left.elementsEqual($0) } }
         }
 
+        // Word by word: as 64 bytes, `combine(bytes:)` took twice as long.
         func hash(into hasher: inout Hasher) {
-            withUnsafeBytes(of: words) { hasher.combine(bytes: $0) }
+            hasher.combine(words.0)
+            hasher.combine(words.1)
+            hasher.combine(words.2)
+            hasher.combine(words.3)
+            hasher.combine(words.4)
+            hasher.combine(words.5)
+            hasher.combine(words.6)
+            hasher.combine(words.7)
         }
     }
 

@@ -20,7 +20,8 @@ struct FeedWrites: Sendable {
         return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: prefix.utf8CodeUnitCount + 21 + suffix.utf8CodeUnitCount) { buffer in
             var end = 0
             func append(_ text: StaticString) {
-                text.withUTF8Buffer { for byte in $0 { buffer[end] = byte; end += 1 } }
+                (buffer.baseAddress! + end).initialize(from: text.utf8Start, count: text.utf8CodeUnitCount)
+                end += text.utf8CodeUnitCount
             }
             append(prefix)
             if id < 0 { append("-") }

@@ -1,3 +1,4 @@
+import Sectional
 import Synchronization
 
 /// Who is watching which live data, on this replica: each open page's event
@@ -10,7 +11,7 @@ import Synchronization
 /// in all, far below the server's connection limit, so they can never crowd
 /// out page requests: past a user's limit their oldest stream ends, past
 /// the total new streams are refused.
-public final class LiveHub: Sendable {
+public final class LiveHub: LiveVersionSource {
     /// One key's new version.
     public struct Change: Sendable, Equatable {
         /// What changed, e.g. `alerts:1`.
@@ -110,6 +111,9 @@ public final class LiveHub: Sendable {
 
     /// A section's version: the sum of its keys' versions, which grows whenever any of them does.
     public static func version(of keys: Set<String>, in hub: LiveHub) -> Int { keys.reduce(0) { $0 + hub.version(of: $1) } }
+
+    /// A section's version (`version(of:in:)`), for the cards of a page.
+    public func version(of keys: Set<String>) -> Int { Self.version(of: keys, in: self) }
 
     /// Streams open now.
     public var openStreams: Int { state.withLock { $0.subscribers.count } }

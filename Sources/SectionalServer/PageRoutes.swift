@@ -237,16 +237,7 @@ final class PageRoutes<Page: ComposedPage>: Sendable {
         controller.plan = plan
         controller.address = address
         controller.heading = page.heading
-        if let hub = site.live {
-            // The versions before anything loads: a change during the load then shows as newer than the card.
-            let before = controller.children.compactMap { child in
-                child.liveKeys.isEmpty ? nil : (id: child.id, version: LiveHub.version(of: child.liveKeys, in: hub))
-            }
-            controller.liveVersion = { section in
-                if let known = before.first(where: { $0.id == section.id }) { return known.version }
-                return section.liveKeys.isEmpty ? nil : LiveHub.version(of: section.liveKeys, in: hub)
-            }
-        }
+        if let hub = site.live { controller.recordLiveVersions(from: hub) }
         return controller
     }
 

@@ -93,6 +93,20 @@ struct FastWritingTests {
         #expect(writer.withBytes { String(decoding: $0, as: UTF8.self) } == #" title="Tom &amp; &quot;Jerry&quot;""#)
     }
 
+    @Test func bytesWrittenAreWrittenAgainAsTheyWereAlsoWhenTheBufferGrows() {
+        var writer = HTMLWriter(capacity: 64)
+        writer.writeRaw("<p id=\"")
+        let start = writer.count
+        writer.writeEscaped(#"a "quoted" & <odd> id"#)
+        let id = start..<writer.count
+        writer.writeRaw("\">")
+        // Past the first capacity: the copies are read from the buffer as it is after it moved.
+        for _ in 0..<8 { writer.writeAgain(id) }
+        writer.writeAgain(id.lowerBound..<id.lowerBound)
+        let escaped = "a &quot;quoted&quot; &amp; &lt;odd&gt; id"
+        #expect(writer.withBytes { String(decoding: $0, as: UTF8.self) } == "<p id=\"\(escaped)\">" + String(repeating: escaped, count: 8))
+    }
+
     @Test func forEachRendersEachElementInOrder() {
         let names = ["Ann", "<Bo>", "Cy"]
         let built = ul { ForEach(names) { name in li(.class("name")) { name } } }.render()

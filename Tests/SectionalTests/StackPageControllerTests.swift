@@ -127,6 +127,21 @@ struct StackPageControllerTests {
         #expect(html.contains(#"aria-label="Remove &lt;img src=x onerror=&quot;alert(1)&quot;&gt;""#))
     }
 
+    @Test func aHostileIDIsEscapedEverywhereTheCardWritesIt() {
+        let page = StackPageController(id: "page", title: "Page")
+        page.layout = .slots(stylesheets: [])
+        page.addChild(TextSection(id: #"x"><script>"#, title: "X", text: "x"))
+        let html = page.render()
+        #expect(!html.contains("<script>"))
+        let escaped = "x&quot;&gt;&lt;script&gt;"
+        for attribute in [
+            #"id="section-\#(escaped)""#, #"data-section="\#(escaped)""#, #"aria-labelledby="\#(escaped)-title""#,
+            #"slot="\#(escaped)""#, #"<h2 id="\#(escaped)-title">"#,
+        ] {
+            #expect(html.contains(attribute), "\(attribute)")
+        }
+    }
+
     @Test func documentCarriesTitleStylesheetAndCanonicalURL() async throws {
         let plan = try CompositionPlan(catalog: feedCatalog, query: query(("sections", "alerts")))
         let page = feedPage(plan)

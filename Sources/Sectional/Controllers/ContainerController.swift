@@ -10,7 +10,7 @@ open class ContainerController: SectionController {
     /// A container, filled by `child` when one is given.
     public init(id: SectionID, title: String, child: SectionController? = nil) {
         super.init(id: id, title: title)
-        if let child { setChild(child) }
+        if let child { addChild(child) }
     }
 
     /// Makes `newChild` the only child; the old one leaves first.

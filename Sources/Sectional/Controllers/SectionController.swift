@@ -41,6 +41,10 @@ open class SectionController {
     @exclusivity(unchecked) public internal(set) var children: [SectionController] = []
     /// Whether the data load has run, and how it ended.
     @exclusivity(unchecked) public internal(set) var loadState = LoadState.notLoaded
+    /// The version of the live data this section shows (`liveKeys`), read
+    /// before its page loaded; `nil` when it is not live or no live hub is
+    /// set (`StackPageController.recordLiveVersions(from:)`).
+    @exclusivity(unchecked) public internal(set) var liveVersion: Int?
 
     /// A controller with no parent, no children, and its load still to run.
     public init(id: SectionID, title: String) {

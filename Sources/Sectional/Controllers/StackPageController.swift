@@ -16,11 +16,12 @@ open class StackPageController: SectionController {
     @exclusivity(unchecked) public var heading: String?
     /// Where the cards go: in page order, or into slots they fill as they arrive.
     @exclusivity(unchecked) public var layout = StackLayout.pageOrder
-    /// The version of a live section's data as rendered, written on its card
-    /// (`data-live="3"`) so that the page's event stream starts from it and
-    /// misses no change made after the render; `nil` for a section that is
-    /// not live. Set by the server that has the live hub.
-    @exclusivity(unchecked) public var liveVersion: ((SectionController) -> Int?)?
+    /// Where live sections' versions are read: set, with
+    /// `recordLiveVersions(from:)`, by the server that has the live hub.
+    /// Each live card then carries the version of its data as rendered
+    /// (`data-live="3"`), so that the page's event stream starts from it and
+    /// misses no change made after the render.
+    @exclusivity(unchecked) public private(set) var liveVersions: (any LiveVersionSource)?
 
     /// Set by a streaming `PageDocument`: cards whose sections are still
     /// loading are left as gaps, to be rendered when they finish.
@@ -74,6 +75,17 @@ open class StackPageController: SectionController {
         renderPicker(into: &html)
     }
 
+    /// Reads each live child's version from `source` now, before anything
+    /// loads (a change during the load then shows as newer than the card),
+    /// and the version of any other child that is live when its card is rendered.
+    public func recordLiveVersions(from source: any LiveVersionSource) {
+        liveVersions = source
+        for child in children {
+            let keys = child.liveKeys
+            if !keys.isEmpty { child.liveVersion = source.version(of: keys) }
+        }
+    }
+
     /// Times each card of the renders that follow, from none so far.
     func startTimingCards() {
         cardRenderTimes = []
@@ -111,9 +123,12 @@ open class StackPageController: SectionController {
     /// One child in its card, timed when the page is: also served alone as
     /// the section's fragment.
     public final func renderCard(_ child: SectionController, into html: inout HTMLWriter) {
-        let start = timesCards ? ContinuousClock.now : nil
+        // Two paths, not an optional start time: copying and destroying an
+        // optional instant cost 150 instructions a card that is not timed.
+        guard timesCards else { return renderCardMarkup(child, into: &html) }
+        let start = ContinuousClock.now
         renderCardMarkup(child, into: &html)
-        if let start { cardRenderTimes.append((child.id, ContinuousClock.now - start)) }
+        cardRenderTimes.append((child.id, ContinuousClock.now - start))
     }
 
     /// The card's markup: header with title and remove link, then the
@@ -124,18 +139,24 @@ open class StackPageController: SectionController {
     /// card of every page and fragment passes here, and its ids, links and
     /// labels were a string apiece.
     open func renderCardMarkup(_ child: SectionController, into html: inout HTMLWriter) {
-        let id = child.id.rawValue
+        // The id is escaped once and copied where it is written again; so is the title.
         html.writeRaw(#"<section class="section" id="section-"#)
-        html.writeEscaped(id)
+        let idStart = html.count
+        html.writeEscaped(child.id.rawValue)
+        let id = idStart..<html.count
         html.writeRaw(#"" data-section=""#)
-        html.writeEscaped(id)
+        html.writeAgain(id)
         html.writeRaw(#"" aria-labelledby=""#)
-        html.writeEscaped(id)
+        html.writeAgain(id)
         html.writeRaw(#"-title""#)
-        if case .slots = layout { html.writeAttribute(" slot=\"", id) }
+        if case .slots = layout {
+            html.writeRaw(" slot=\"")
+            html.writeAgain(id)
+            html.writeRaw("\"")
+        }
         // The page script opens the page's event stream only when some card is live.
-        if let liveVersion {
-            if let version = liveVersion(child) {
+        if let liveVersions {
+            if let version = child.liveVersion ?? Self.version(of: child, from: liveVersions) {
                 html.writeRaw(#" data-live=""#)
                 html.writeDecimal(version)
                 html.writeRaw("\"")
@@ -147,15 +168,17 @@ open class StackPageController: SectionController {
             html.writeAttribute(" data-load=\"", error is SectionTimedOut ? "timed-out" : "failed")
         }
         html.writeRaw(#"><header class="section-header"><h2 id=""#)
-        html.writeEscaped(id)
+        html.writeAgain(id)
         html.writeRaw(#"-title">"#)
+        let titleStart = html.count
         html.writeEscaped(child.title)
+        let title = titleStart..<html.count
         html.writeRaw("</h2>")
         if let plan, let address {
             html.writeRaw(#"<a class="section-remove" href=""#)
             address.writeURL(showing: plan.sectionIDs(removing: child.id), base: plan.baseIDs, into: &html)
             html.writeRaw(#"" data-section-action="remove" aria-label="Remove "#)
-            html.writeEscaped(child.title)
+            html.writeAgain(title)
             html.writeRaw(#"">Remove</a>"#)
         }
         html.writeRaw(#"</header><div class="section-body">"#)
@@ -163,24 +186,40 @@ open class StackPageController: SectionController {
         html.writeRaw("</div></section>")
     }
 
+    /// The version of `child`'s live data now; `nil` when it is not live.
+    private static func version(of child: SectionController, from source: any LiveVersionSource) -> Int? {
+        let keys = child.liveKeys
+        return keys.isEmpty ? nil : source.version(of: keys)
+    }
+
     /// Links that add each section the page does not show (written straight
     /// into the writer, as the cards are).
     private func renderPicker(into html: inout HTMLWriter) {
         guard let plan, let address else { return }
-        let absent = plan.absentIDs
-        guard !absent.isEmpty else { return }
-        html.writeRaw(#"<nav class="section-picker" aria-label="Add sections"><h2>Add a section</h2><ul>"#)
-        for id in absent {
+        // The catalog's entries in order, each with its title: no list of
+        // absent ids made, nor each title looked up again by its id.
+        var isOpen = false
+        for entry in plan.catalog.entries where !plan.sectionIDs.contains(entry.id) {
+            if !isOpen {
+                html.writeRaw(#"<nav class="section-picker" aria-label="Add sections"><h2>Add a section</h2><ul>"#)
+                isOpen = true
+            }
             html.writeRaw(#"<li><a href=""#)
-            address.writeURL(showing: plan.sectionIDs(adding: id), base: plan.baseIDs, into: &html)
+            address.writeURL(showing: plan.sectionIDs(adding: entry.id), base: plan.baseIDs, into: &html)
             html.writeRaw(#"" data-section-action="add" data-section=""#)
-            html.writeEscaped(id.rawValue)
+            html.writeEscaped(entry.id.rawValue)
             html.writeRaw(#"">+ "#)
-            html.writeEscaped(plan.catalog.title(of: id) ?? id.rawValue)
+            html.writeEscaped(entry.title)
             html.writeRaw("</a></li>")
         }
-        html.writeRaw("</ul></nav>")
+        if isOpen { html.writeRaw("</ul></nav>") }
     }
+}
+
+/// Where the versions of live data are read: the server's live hub.
+public protocol LiveVersionSource: AnyObject, Sendable {
+    /// The version of the data `keys` name, which grows whenever any of it changes.
+    func version(of keys: Set<String>) -> Int
 }
 
 /// Where a stack's cards go.

@@ -147,6 +147,17 @@ public struct ByteWriter: ~Copyable {
         appendDecimal(number.magnitude)
     }
 
+    /// Appends again the bytes written at `range`: a value escaped once,
+    /// and written in several places.
+    @inlinable
+    public mutating func appendCopy(of range: Range<Int>) {
+        precondition(range.lowerBound >= 0 && range.upperBound <= written, "range \(range) is outside the \(written) bytes written")
+        if written + range.count > capacity { grow(toFit: written + range.count) }
+        // The copy's source is read after growing, which may move the buffer.
+        Self.copy(range.count, from: UnsafeRawPointer(base + range.lowerBound), to: UnsafeMutableRawPointer(base + written))
+        written += range.count
+    }
+
     /// Drops the bytes written from `offset` on: a writer that checks what
     /// it wrote, and writes it again another way when it must.
     public mutating func truncate(to offset: Int) {

@@ -27,6 +27,24 @@ struct HTMLDocumentTests {
         #expect(occurrences(of: "<body>", in: html) == 1)
     }
 
+    @Test func aHeadChangedIsAValueOfItsOwn() {
+        var changed = head
+        #expect(changed == head)
+        changed.stylesheets.append("/print.css")
+        changed.language = "fr"
+        changed.icon = nil
+        // The head it was copied from is as it was; the copy shows its changes.
+        #expect(head.stylesheets == ["/styles.css"] && head.language == "en" && head.icon?.href == "/favicon.svg")
+        #expect(changed.stylesheets == ["/styles.css", "/print.css"] && changed.language == "fr" && changed.icon == nil)
+        #expect(changed != head)
+        changed.stylesheets.removeLast()
+        changed.language = "en"
+        changed.icon = head.icon
+        #expect(changed == head, "equal by their fields, not by identity")
+        let html = HTMLDocument(title: "T", head: changed) { p { "x" } }.render()
+        #expect(html.contains(#"<html lang="en">"#) && html.contains(#"<link rel="stylesheet" href="/styles.css">"#) && !html.contains("print"))
+    }
+
     @Test func titleLanguageAndCanonicalURLAreEscaped() {
         let head = DocumentHead(language: #"en" onload="x"#)
         let html = HTMLDocument(title: "</title><script>alert(1)</script>", head: head, canonicalURL: #"/feed?sections=a,b&date="x""#) {

@@ -8,8 +8,9 @@ struct PostForm: HTML {
     var action: String
     var token: FormToken
     /// The one field the form carries besides its token, if any (none has
-    /// more: kept without an array, which was an allocation a form).
-    var hidden: (name: String, value: String)?
+    /// more: kept without an array, which was an allocation a form); its
+    /// name from the program, written as it is.
+    var hidden: (name: StaticString, value: String)?
     var label: String
     /// What the button acts on, when the label alone is ambiguous: a screen
     /// reader says the label, then this ("Dismiss Payment due tomorrow").
@@ -33,7 +34,7 @@ struct PostForm: HTML {
     /// text, and as a value made per alert its strings were retained and
     /// released, and its action made as a string, about 1,000 instructions a form.
     static func write(
-        action: UnsafeBufferPointer<UInt8>, token: FormToken, hidden: (name: String, value: String)? = nil, label: String,
+        action: UnsafeBufferPointer<UInt8>, token: FormToken, hidden: (name: StaticString, value: String)? = nil, label: String,
         labelObject: String? = nil, refreshes: SectionID? = nil, cssClass: StaticString, into html: inout HTMLWriter
     ) {
         html.writeRaw(#"<form class=""#)
@@ -46,8 +47,9 @@ struct PostForm: HTML {
         token.withHex { html.writeRaw($0) }
         html.writeRaw(#"">"#)
         if let hidden {
-            html.writeAttribute(#"<input type="hidden" name=""#, hidden.name)
-            html.writeAttribute(#" value=""#, hidden.value)
+            html.writeRaw(#"<input type="hidden" name=""#)
+            html.writeRaw(hidden.name)
+            html.writeAttribute(#"" value=""#, hidden.value)
             html.writeRaw(">")
         }
         html.writeRaw(#"<button type="submit""#)

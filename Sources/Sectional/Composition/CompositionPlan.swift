@@ -19,13 +19,32 @@ public struct CompositionPlan: Sendable, Equatable {
     }
 
     /// The sections the plan chooses from.
-    public let catalog: SectionCatalog
+    public var catalog: SectionCatalog { parts.catalog }
     /// The sections shown, in order.
-    public let sectionIDs: [SectionID]
+    public var sectionIDs: [SectionID] { parts.sectionIDs }
     /// What the page shows when its query says nothing: links to it need no `sections`.
-    public let baseIDs: [SectionID]
+    public var baseIDs: [SectionID] { parts.baseIDs }
     /// Where the list came from before `add` and `remove`.
-    public let layout: Layout
+    public var layout: Layout { parts.layout }
+
+    /// The plan's parts in one object: a page's plan is copied into its
+    /// controllers, its sections' setup and every card's links, and a copy
+    /// then retains one reference, not three.
+    private final class Parts: Sendable {
+        let catalog: SectionCatalog
+        let sectionIDs: [SectionID]
+        let baseIDs: [SectionID]
+        let layout: Layout
+
+        init(catalog: SectionCatalog, sectionIDs: [SectionID], baseIDs: [SectionID], layout: Layout) {
+            self.catalog = catalog
+            self.sectionIDs = sectionIDs
+            self.baseIDs = baseIDs
+            self.layout = layout
+        }
+    }
+
+    private let parts: Parts
 
     /// The catalog's default composition.
     public init(catalog: SectionCatalog) {
@@ -33,10 +52,7 @@ public struct CompositionPlan: Sendable, Equatable {
     }
 
     init(catalog: SectionCatalog, sectionIDs: [SectionID], baseIDs: [SectionID], layout: Layout) {
-        self.catalog = catalog
-        self.sectionIDs = sectionIDs
-        self.baseIDs = baseIDs
-        self.layout = layout
+        parts = Parts(catalog: catalog, sectionIDs: sectionIDs, baseIDs: baseIDs, layout: layout)
     }
 
     /// The names of the query items that drive composition.

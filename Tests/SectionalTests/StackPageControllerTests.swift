@@ -142,6 +142,24 @@ struct StackPageControllerTests {
         }
     }
 
+    @Test func liveCardsCarryTheVersionReadBeforeTheLoad() {
+        let source = CountingVersions()
+        let page = StackPageController(id: "page", title: "Page")
+        page.addChild(LiveTextSection(id: "alerts", keys: ["alerts:1"]))
+        page.addChild(TextSection(id: "balances", text: "x"))
+        // No source: a live card is marked live, with no version.
+        #expect(page.render().contains(#"id="section-alerts" data-section="alerts" aria-labelledby="alerts-title" data-live="""#))
+        source.version = 3
+        page.recordLiveVersions(from: source)
+        source.version = 4
+        // A section added after the versions were read gets its version when its card is rendered.
+        page.addChild(LiveTextSection(id: "late", keys: ["late:1"]))
+        let html = page.render()
+        #expect(html.contains(#"aria-labelledby="alerts-title" data-live="3">"#), "the version read before the load, not the newer one")
+        #expect(html.contains(#"aria-labelledby="late-title" data-live="4">"#))
+        #expect(html.contains(#"aria-labelledby="balances-title">"#), "a section that is not live has no version")
+    }
+
     @Test func documentCarriesTitleStylesheetAndCanonicalURL() async throws {
         let plan = try CompositionPlan(catalog: feedCatalog, query: query(("sections", "alerts")))
         let page = feedPage(plan)
@@ -188,4 +206,24 @@ struct StackPageControllerTests {
         #expect(html.contains("content of alerts"))
         #expect(!html.contains("content of balances"))
     }
+}
+
+/// A live data version that tests set.
+private final class CountingVersions: LiveVersionSource, @unchecked Sendable {
+    var version = 0
+    func version(of keys: Set<String>) -> Int { version }
+}
+
+/// A section showing text whose data is live under `keys`.
+private final class LiveTextSection: SectionController {
+    private let keys: Set<String>
+
+    init(id: SectionID, keys: Set<String>) {
+        self.keys = keys
+        super.init(id: id, title: id.rawValue)
+    }
+
+    override var liveKeys: Set<String> { keys }
+
+    override func render(into html: inout HTMLWriter) { html.writeRaw("live") }
 }

@@ -80,10 +80,7 @@ open class StackPageController: SectionController {
     /// and the version of any other child that is live when its card is rendered.
     public func recordLiveVersions(from source: any LiveVersionSource) {
         liveVersions = source
-        for child in children {
-            let keys = child.liveKeys
-            if !keys.isEmpty { child.liveVersion = source.version(of: keys) }
-        }
+        for child in children { child.liveVersion = Self.version(of: child, from: source) }
     }
 
     /// Times each card of the renders that follow, from none so far.

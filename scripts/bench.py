@@ -676,14 +676,22 @@ def own_work(counts: dict, route: str) -> int:
     return counts["feed-server"][route]["instructions"] - counts["ceiling"][route]["instructions"]
 
 
+# /feed's CPU budget: 40 µs a request when the ceiling took 11 µs, on the machine the budget was set on.
+FEED_CPU_RATIO = round(40 / 11, 2)
+
+
 def budgets(routes: dict, counts: dict, memory: dict, reference: dict) -> dict:
     feed = routes["/feed"]
     rss_after_load = memory["feed_server"]["rss_after_load_runs"]
     return {
         "feed_instructions_at_most_150k": budget(counts["feed-server"]["/feed"]["instructions"], 150_000, True,
                                                  "instructions/request", "/feed instructions per request (whole process)"),
-        "feed_cpu_at_most_40_us": budget(feed["feed_server"]["cpu_us_per_request"], 40, True, "µs/request",
-                                         "/feed server CPU per request"),
+        # The 40 µs was read beside a ceiling that took 11 µs a request; this machine's speed
+        # moves by a factor of three between days, so the budget is held as that ratio, in one run.
+        "feed_cpu_within_3.6x_of_ceiling": budget(feed["cpu_ratio"], FEED_CPU_RATIO, True, "x ceiling",
+                                                  f"/feed server CPU per request vs the ceiling's "
+                                                  f"({feed['feed_server']['cpu_us_per_request']:.1f} µs against "
+                                                  f"{feed['ceiling']['cpu_us_per_request']:.1f}; 40 against 11 when set)"),
         "feed_ratio_at_least_0.4": budget(feed["ratio"], 0.4, False, "x ceiling", "/feed throughput vs the ceiling"),
         "fragment_own_work_at_most_60k": budget(own_work(counts, "/feed/sections/balances"), 60_000, True,
                                                 "instructions/request", "/feed/sections/balances own work"),

@@ -8,8 +8,7 @@ enum MHDCallbacks {
     static let requestStarted: @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<CChar>?, OpaquePointer?) -> UnsafeMutableRawPointer? = {
         cls, uri, connection in
         guard let cls, let uri, let connection else { return nil }
-        let core = Unmanaged<ServerCore>.fromOpaque(cls).takeUnretainedValue()
-        let state = core.begin(target: String(cString: uri), socket: sectional_connection_fd(connection))
+        let state = withCore(cls) { $0.begin(target: String(cString: uri), socket: sectional_connection_fd(connection)) }
         return Unmanaged.passRetained(state).toOpaque()
     }
 
@@ -17,38 +16,49 @@ enum MHDCallbacks {
         guard let cls, let connection, let method, let uploadSize,
             let pointer = requestContext?.pointee
         else { return .NO }
-        let core = Unmanaged<ServerCore>.fromOpaque(cls).takeUnretainedValue()
         let state = Unmanaged<RequestState>.fromOpaque(pointer).takeUnretainedValue()
         // The method and version matter only on the first call, when the head has arrived.
         let isFirstCall = state.phase == .receivingHeaders
-        return core.handle(
-            connection, state, method: isFirstCall ? String(cString: method) : "",
-            version: isFirstCall ? version.map { String(cString: $0) } ?? "" : "", uploadData: uploadData, uploadSize: uploadSize)
+        return withCore(cls) {
+            $0.handle(
+                connection, state, method: isFirstCall ? String(cString: method) : "",
+                version: isFirstCall ? version.map { String(cString: $0) } ?? "" : "", uploadData: uploadData, uploadSize: uploadSize)
+        }
     }
 
     static let completed: MHD_RequestCompletedCallback = { cls, _, requestContext, termination in
         guard let cls, let requestContext, let pointer = requestContext.pointee else { return }
         requestContext.pointee = nil
-        let core = Unmanaged<ServerCore>.fromOpaque(cls).takeUnretainedValue()
-        core.complete(Unmanaged<RequestState>.fromOpaque(pointer).takeRetainedValue(), termination)
+        let state = Unmanaged<RequestState>.fromOpaque(pointer).takeRetainedValue()
+        withCore(cls) { $0.complete(state, termination) }
     }
 
     /// A connection accepted while the server stops is closed at once.
     static let acceptUnlessStopping: MHD_AcceptPolicyCallback = { cls, _, _ in
         guard let cls else { return .NO }
-        return Unmanaged<ServerCore>.fromOpaque(cls).takeUnretainedValue().isStopping.load(ordering: .relaxed) ? .NO : .YES
+        return withCore(cls) { $0.isStopping.load(ordering: .relaxed) } ? .NO : .YES
     }
 
     /// A connection opened or is about to close: the registry follows it.
     static let connectionChanged: MHD_NotifyConnectionCallback = { cls, connection, _, change in
         guard let cls, let connection else { return }
-        let core = Unmanaged<ServerCore>.fromOpaque(cls).takeUnretainedValue()
         let socket = sectional_connection_fd(connection)
-        if change == .CONNECTION_NOTIFY_STARTED {
-            core.connections.opened(socket)
-        } else {
-            core.connections.closed(socket)
+        withCore(cls) { core in
+            if change == .CONNECTION_NOTIFY_STARTED {
+                core.connections.opened(socket)
+            } else {
+                core.connections.closed(socket)
+            }
         }
+    }
+
+    /// The server behind `cls`, lent for one callback with no reference of
+    /// its own: the daemon's (`Server.start`) is released only once the
+    /// daemon has stopped. Every worker thread's callbacks reach this one
+    /// object, and retaining it was an atomic write to a cache line that
+    /// the other cores then had to fetch back.
+    private static func withCore<Result>(_ cls: UnsafeMutableRawPointer, _ body: (ServerCore) -> Result) -> Result {
+        Unmanaged<ServerCore>.fromOpaque(cls)._withUnsafeGuaranteedRef(body)
     }
 
     /// Fills libmicrohttpd's buffer from a stream; parks the connection when

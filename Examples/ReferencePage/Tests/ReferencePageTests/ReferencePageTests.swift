@@ -84,4 +84,21 @@ struct ReferencePageTests {
         #expect(fragment.contains(#"<span class="amount">-$0.05</span>"#))
         #expect(fragment.contains(#"<p class="total">Total: -$0.05</p>"#))
     }
+
+    @Test("An alert's severity is escaped in its class, its title and body as text")
+    func alertEscaping() async throws {
+        struct HostileAlert: ReferenceStore {
+            func accounts() throws -> [ReferenceData.Account] { [] }
+            func alerts() throws -> [ReferenceData.Alert] {
+                [.init(severity: #"x" onclick="y"#, title: "<b>Late</b>", body: "Tom & 'Jerry'")]
+            }
+            func credit() throws -> ReferenceData.Credit { .init(score: 0, band: "", history: []) }
+        }
+        let client = InProcessClient(ReferenceApp.router(store: HostileAlert(), logger: LogCollector().logger))
+        let fragment = try await client.get("/feed/sections/alerts").bodyText
+        #expect(
+            fragment.contains(
+                #"<li class="alert alert-x&quot; onclick=&quot;y"><strong>&lt;b&gt;Late&lt;/b&gt;</strong> <p>Tom &amp; &#39;Jerry&#39;</p></li>"#))
+        #expect(!fragment.contains("onclick=\"") && !fragment.contains("<b>"))
+    }
 }

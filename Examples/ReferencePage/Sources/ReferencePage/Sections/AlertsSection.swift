@@ -16,15 +16,16 @@ final class AlertsSection: SectionController, CatalogSection {
         SectionLoad(atHand: { [store] in try store.alerts() }) { self.alerts = $0 }
     }
 
+    // In place, as the cards are (`ReferenceStack` says why).
     override func render(into html: inout HTMLWriter) {
-        ul {
-            ForEach(alerts) { alert in
-                li(.class("alert alert-", alert.severity)) {
-                    strong { alert.title }
-                    " "
-                    p { alert.body }
+        html.element(Tag.ul.self) { html in
+            for alert in alerts {
+                html.element(Tag.li.self, .class("alert alert-", alert.severity)) { html in
+                    html.element(Tag.strong.self) { $0.text(alert.title) }
+                    html.writeRaw(" ")
+                    html.element(Tag.p.self) { $0.text(alert.body) }
                 }
             }
-        }.render(into: &html)
+        }
     }
 }

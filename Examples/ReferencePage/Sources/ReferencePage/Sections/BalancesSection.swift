@@ -16,21 +16,22 @@ final class BalancesSection: SectionController, CatalogSection {
         SectionLoad(atHand: { [store] in try store.accounts() }) { self.accounts = $0 }
     }
 
+    // In place, as the cards are (`ReferenceStack` says why).
     override func render(into html: inout HTMLWriter) {
-        ul {
-            ForEach(accounts) { account in
-                li {
-                    span(.class("name")) { account.name }
-                    " "
-                    span(.class("number")) { account.number }
-                    " "
-                    span(.class("amount")) { Dollars(account.balanceCents) }
+        html.element(Tag.ul.self) { html in
+            for account in accounts {
+                html.element(Tag.li.self) { html in
+                    html.element(Tag.span.self, class: "name") { $0.text(account.name) }
+                    html.writeRaw(" ")
+                    html.element(Tag.span.self, class: "number") { $0.text(account.number) }
+                    html.writeRaw(" ")
+                    html.element(Tag.span.self, class: "amount") { $0.write(Dollars(account.balanceCents)) }
                 }
             }
-        }.render(into: &html)
-        p(.class("total")) {
-            "Total: "
-            Dollars(accounts.reduce(0) { $0 + $1.balanceCents })
-        }.render(into: &html)
+        }
+        html.element(Tag.p.self, class: "total") { html in
+            html.writeRaw("Total: ")
+            html.write(Dollars(accounts.reduce(0) { $0 + $1.balanceCents }))
+        }
     }
 }

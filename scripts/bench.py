@@ -676,7 +676,8 @@ def own_work(counts: dict, route: str) -> int:
     return counts["feed-server"][route]["instructions"] - counts["ceiling"][route]["instructions"]
 
 
-# /feed's CPU budget: 40 µs a request when the ceiling took 11 µs, on the machine the budget was set on.
+# /feed's CPU budget: 40 µs a request when the ceiling took 11 µs. This machine's speed moves by a
+# factor of three between days, so the budget is held as that ratio, within one run.
 FEED_CPU_RATIO = round(40 / 11, 2)
 
 
@@ -686,9 +687,7 @@ def budgets(routes: dict, counts: dict, memory: dict, reference: dict) -> dict:
     return {
         "feed_instructions_at_most_150k": budget(counts["feed-server"]["/feed"]["instructions"], 150_000, True,
                                                  "instructions/request", "/feed instructions per request (whole process)"),
-        # The 40 µs was read beside a ceiling that took 11 µs a request; this machine's speed
-        # moves by a factor of three between days, so the budget is held as that ratio, in one run.
-        "feed_cpu_within_3.6x_of_ceiling": budget(feed["cpu_ratio"], FEED_CPU_RATIO, True, "x ceiling",
+        "feed_cpu_within_3.64x_of_ceiling": budget(feed["cpu_ratio"], FEED_CPU_RATIO, True, "x ceiling",
                                                   f"/feed server CPU per request vs the ceiling's "
                                                   f"({feed['feed_server']['cpu_us_per_request']:.1f} µs against "
                                                   f"{feed['ceiling']['cpu_us_per_request']:.1f}; 40 against 11 when set)"),

@@ -7,8 +7,9 @@ import Sectional
 /// The cards and sections are written in place (`html.element(Tag.li.self) { … }`),
 /// not built as element trees: a tree copies each of the data's strings in
 /// and out (two atomic updates apiece, on strings every worker thread
-/// shares), and as trees the page took 118,500 instructions and 1.8 times
-/// the C renderer's CPU in one run, 111,600 and 1.35 times in place.
+/// shares). As trees the page took 118,500 instructions and 1.8 times the
+/// C renderer's CPU in a quick benchmark run; in place, 111,600 and 1.35
+/// times in a quick run, 1.51 in a full one.
 final class ReferenceStack: StackPageController {
     override func renderOpening(into html: inout HTMLWriter) {
         html.writeRaw(#"<main class="stack">"#)

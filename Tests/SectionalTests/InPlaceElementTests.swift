@@ -59,4 +59,34 @@ struct InPlaceElementTests {
         html.element(Tag.p.self) { _ in }
         #expect(String(decoding: html.bytes, as: UTF8.self) == #"<div class="spacer"></div><p></p>"#)
     }
+
+    @Test(arguments: hostile)
+    func textElementsEscapeAsTheBuilderDoes(_ text: String) {
+        var html = HTMLWriter()
+        html.element(Tag.strong.self, text: text)
+        html.element(Tag.span.self, class: "name", text: text)
+        let built = strong { text }.render() + span(.class("name")) { text }.render()
+        #expect(String(decoding: html.bytes, as: UTF8.self) == built)
+    }
+
+    @Test func forEachWritesEveryItemInOrder() {
+        struct Row { var name: String; var count: Int }
+        let rows = [Row(name: "first <one>", count: 1), Row(name: "second", count: 22), Row(name: "third & last", count: 333)]
+        var html = HTMLWriter()
+        html.forEach(rows) { html, row in
+            html.element(Tag.li.self) { html in
+                html.element(Tag.span.self, text: row.name)
+                html.writeDecimal(row.count)
+            }
+        }
+        #expect(
+            String(decoding: html.bytes, as: UTF8.self)
+                == "<li><span>first &lt;one&gt;</span>1</li><li><span>second</span>22</li><li><span>third &amp; last</span>333</li>")
+    }
+
+    @Test func forEachOverNoItemsWritesNothing() {
+        var html = HTMLWriter()
+        html.element(Tag.ul.self) { html in html.forEach([String]()) { html, item in html.text(item) } }
+        #expect(String(decoding: html.bytes, as: UTF8.self) == "<ul></ul>")
+    }
 }

@@ -58,6 +58,19 @@ extension HTMLWriter {
             }, content: content)
     }
 
+    /// `<name>`, `text` escaped, `</name>`: a leaf with no content closure
+    /// (a closure copies the values it captures, retaining their strings).
+    @inlinable
+    public mutating func element<Name: HTMLTagName>(_ name: Name.Type, text: String) {
+        element(name, attributes: { _ in }, content: { $0.writeEscaped(text) })
+    }
+
+    /// `<name class="className">`, `text` escaped, `</name>`.
+    @inlinable
+    public mutating func element<Name: HTMLTagName>(_ name: Name.Type, class className: StaticString, text: String) {
+        element(name, class: className, content: { $0.writeEscaped(text) })
+    }
+
     /// The start tag with what `attributes` writes, the content, the end tag.
     @inlinable @inline(__always)
     mutating func element<Name: HTMLTagName>(

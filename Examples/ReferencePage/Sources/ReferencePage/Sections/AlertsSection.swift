@@ -19,11 +19,11 @@ final class AlertsSection: SectionController, CatalogSection {
     // In place, as the cards are (`ReferenceStack` says why).
     override func render(into html: inout HTMLWriter) {
         html.element(Tag.ul.self) { html in
-            for alert in alerts {
+            html.forEach(alerts) { html, alert in
                 html.element(Tag.li.self, .class("alert alert-", alert.severity)) { html in
-                    html.element(Tag.strong.self) { $0.text(alert.title) }
+                    html.element(Tag.strong.self, text: alert.title)
                     html.writeRaw(" ")
-                    html.element(Tag.p.self) { $0.text(alert.body) }
+                    html.element(Tag.p.self, text: alert.body)
                 }
             }
         }

@@ -19,11 +19,11 @@ final class BalancesSection: SectionController, CatalogSection {
     // In place, as the cards are (`ReferenceStack` says why).
     override func render(into html: inout HTMLWriter) {
         html.element(Tag.ul.self) { html in
-            for account in accounts {
+            html.forEach(accounts) { html, account in
                 html.element(Tag.li.self) { html in
-                    html.element(Tag.span.self, class: "name") { $0.text(account.name) }
+                    html.element(Tag.span.self, class: "name", text: account.name)
                     html.writeRaw(" ")
-                    html.element(Tag.span.self, class: "number") { $0.text(account.number) }
+                    html.element(Tag.span.self, class: "number", text: account.number)
                     html.writeRaw(" ")
                     html.element(Tag.span.self, class: "amount") { $0.write(Dollars(account.balanceCents)) }
                 }

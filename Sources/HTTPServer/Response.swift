@@ -1,4 +1,10 @@
 /// An HTTP response: status, headers and a body of bytes or a file.
+///
+/// Code that changes an answer on its way out takes it `consuming` and
+/// ends with `return consume response`: returned as it is, a changed
+/// value this large was copied and the original destroyed, not moved
+/// (six retains, six releases and 320 instructions a time; three times
+/// a page).
 public struct Response: Sendable {
     /// What the response sends after its headers.
     public enum Body: Sendable {

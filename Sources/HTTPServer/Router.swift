@@ -171,7 +171,7 @@ public struct Router: Responder {
     /// The response, moved rather than copied, with the route that answered.
     private static func labelled(_ response: consuming Response, _ route: String) -> Response {
         response.route = route
-        return response
+        return consume response  // `Response` says why
     }
 
     public func refusal(for request: Request) -> Response? {

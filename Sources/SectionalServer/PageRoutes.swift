@@ -108,12 +108,16 @@ final class PageRoutes<Page: ComposedPage>: Sendable {
         return wholePage(html, document, report)
     }
 
-    /// The rendered page with each section's load and render time in
-    /// `Server-Timing` (unless the site turned it off) and the degraded
-    /// sections named in `Sectional-Degraded`.
+    /// The rendered page, with its loads' headers.
     private func wholePage(_ html: consuming HTMLWriter, _ document: PageDocument, _ report: LoadReport) -> Response {
         log(report)
-        var response = site.html(html)
+        return withLoadHeaders(site.html(html), document, report)
+    }
+
+    /// The page with each section's load and render time in
+    /// `Server-Timing` (unless the site turned it off) and the degraded
+    /// sections named in `Sectional-Degraded`.
+    private func withLoadHeaders(_ response: consuming Response, _ document: PageDocument, _ report: LoadReport) -> Response {
         if site.settings.serverTiming {
             var timing = ServerTiming()
             timing.reserveCapacity(report.outcomes.count + document.page.cardRenderTimes.count)
@@ -124,7 +128,8 @@ final class PageRoutes<Page: ComposedPage>: Sendable {
         if !report.failedIDs.isEmpty {
             response.headers["Sectional-Degraded"] = report.failedIDs.map(\.rawValue).joined(separator: ", ")
         }
-        return response
+        // Moved out, not copied: `Response` says why.
+        return consume response
     }
 
     /// What needs no section at once, then each card as it is ready.
@@ -253,7 +258,7 @@ final class PageRoutes<Page: ComposedPage>: Sendable {
     /// The answer, with who asked for the access log.
     private func withLogUser(_ response: consuming Response, _ context: Page.Context) -> Response {
         response.logUser = page.logUser(context)
-        return response
+        return consume response  // `Response` says why
     }
 
     /// Where the page lives, with the context its links keep: `page.address(_:)` on the path made once.

@@ -168,6 +168,12 @@ public struct Router: Responder {
         }
     }
 
+    /// The request, moved rather than copied, with its route's parameters.
+    private static func routed(_ request: consuming Request, _ parameters: [String: String]) -> Request {
+        request.parameters = parameters
+        return consume request  // `Response` says why
+    }
+
     /// The response, moved rather than copied, with the route that answered.
     private static func labelled(_ response: consuming Response, _ route: String) -> Response {
         response.route = route
@@ -196,9 +202,7 @@ public struct Router: Responder {
             guard let action = route.action(for: request.method) else {
                 return .answered(Self.labelled(methodNotAllowed(request, allowed: route.allowed), route.pattern))
             }
-            var routed = consume request
-            routed.parameters = parameters
-            return .route(action, routed, pattern: route.pattern)
+            return .route(action, Self.routed(request, parameters), pattern: route.pattern)
         }
         if let response = staticFiles?.response(for: request) {
             return .answered(Self.labelled(request.method.isRead ? response : methodNotAllowed(request, allowed: ["GET", "HEAD"]), "static"))

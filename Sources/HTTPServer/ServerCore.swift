@@ -142,17 +142,16 @@ final class ServerCore: Sendable {
     }
 
     private func dispatch(_ connection: OpaquePointer, _ state: RequestState) -> MHD_Result {
-        var request: Request
+        let request: Request
         do {
-            request = try Request(method: state.method, target: state.target, headers: state.headers, body: state.body)
-            request.peer = PeerAddress(of: connection)
+            request = Self.withPeer(try Request(method: state.method, target: state.target, headers: state.headers, body: state.body), connection)
         } catch {
             return queue(error.response(), on: connection, state)
         }
         // What the task needs of the request, so that the request itself is moved to the responder.
         let (method, path) = (request.method, request.path)
         let work: @Sendable () async throws -> Response
-        switch responder.reply(to: request) {
+        switch responder.reply(to: consume request) {
         case .now(let response):
             // A streamed body is produced in a task: answered from here, its producer would never run.
             guard case .stream = response.body, method != .head else { return queue(response, on: connection, state) }
@@ -180,6 +179,12 @@ final class ServerCore: Sendable {
         }
         state.setTask(task)
         return parkUnlessAnswered(connection, state)
+    }
+
+    /// The request with the connection's address, moved rather than copied (`Response` says why).
+    private static func withPeer(_ request: consuming Request, _ connection: OpaquePointer) -> Request {
+        request.peer = PeerAddress(of: connection)
+        return consume request
     }
 
     /// Queues the answer if the task has delivered it already; otherwise

@@ -7,7 +7,7 @@ extension HTMLWriter {
     /// every worker thread may share. A closure inside `content` that uses
     /// the item still copies it; `element(_:text:)` takes a string with no
     /// closure. Written this way, the reference page made 64 fewer
-    /// reference-count updates a page (602 from 666) and 580 fewer
+    /// reference-count calls a page (602 from 666) and 580 fewer
     /// instructions.
     ///
     /// ```swift

@@ -62,7 +62,7 @@ extension HTMLWriter {
     /// (a closure copies the values it captures, retaining their strings).
     @inlinable
     public mutating func element<Name: HTMLTagName>(_ name: Name.Type, text: String) {
-        element(name, attributes: { _ in }, content: { $0.writeEscaped(text) })
+        element(name, content: { $0.writeEscaped(text) })
     }
 
     /// `<name class="className">`, `text` escaped, `</name>`.

@@ -43,6 +43,15 @@ sectional_connection_fd(struct MHD_Connection *connection)
     return info == NULL ? -1 : info->connect_fd;
 }
 
+/// What the connection-notify callback stored for the connection; NULL if none.
+static inline void *
+sectional_connection_socket_context(struct MHD_Connection *connection)
+{
+    const union MHD_ConnectionInfo *info =
+        MHD_get_connection_info(connection, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
+    return info == NULL ? NULL : info->socket_context;
+}
+
 /// The client's address as accepted; NULL if libmicrohttpd cannot tell.
 static inline const struct sockaddr *
 sectional_connection_client_address(struct MHD_Connection *connection)

@@ -20,14 +20,35 @@ import Synchronization
 /// An entry leaves the registry, under its lock, before libmicrohttpd
 /// closes the socket, so a socket number is never shut down after reuse.
 final class ConnectionRegistry: Sendable {
-    private struct Entry {
-        var awaitingHead = true
+    /// One open connection, kept with it (libmicrohttpd's socket context)
+    /// so that its requests reach it without the registry: its own worker
+    /// thread marks each request's start and end with atomic stores, where
+    /// a shared lock and a dictionary lookup, twice a request, had every
+    /// worker thread's writes pulling the same cache line between cores.
+    final class Tracked: Sendable {
+        let socket: Int32
+        /// `awaitingHead`, `inRequest` or `shutDown`; shut down only from
+        /// `awaitingHead`, by the registry under its lock.
+        fileprivate let phase = Atomic<UInt8>(Phase.awaitingHead)
         /// When the current wait for a head began (uptime nanoseconds).
-        var since: UInt64
-        var shutDown = false
+        fileprivate let since: Atomic<UInt64>
+
+        init(socket: Int32, since: UInt64) {
+            self.socket = socket
+            self.since = Atomic(since)
+        }
+
+        fileprivate var isAwaitingHead: Bool { phase.load(ordering: .acquiring) == Phase.awaitingHead }
     }
 
-    private let entries = Mutex<[Int32: Entry]>([:])
+    fileprivate enum Phase {
+        static let awaitingHead: UInt8 = 0
+        static let inRequest: UInt8 = 1
+        static let shutDown: UInt8 = 2
+    }
+
+    /// Every open connection by socket: for the sweep, shedding and stop.
+    private let entries = Mutex<[Int32: Tracked]>([:])
     private let headTimeout: UInt64
     private let softLimit: Int
     /// How long a connection must have waited for its head before it may be
@@ -66,58 +87,55 @@ final class ConnectionRegistry: Sendable {
         }
     }
 
-    /// A new connection. At the soft limit the connection that has waited
-    /// longest for a head makes room; when none has waited long, the
-    /// newcomer is refused.
-    func opened(_ socket: Int32) {
+    /// A new connection, to be handed back at each request and when it
+    /// closes. At the soft limit the connection that has waited longest for
+    /// a head makes room; when none has waited long, the newcomer is refused.
+    func opened(_ socket: Int32) -> Tracked {
         let now = Self.now()
+        let tracked = Tracked(socket: socket, since: now)
         entries.withLock { entries in
-            entries[socket] = Entry(since: now)
+            entries[socket] = tracked
             guard entries.count > softLimit else { return }
             // One pass, no copy: this runs under the lock on every connection past the limit.
-            var oldest: (socket: Int32, since: UInt64)?
-            for (other, entry) in entries where entry.awaitingHead && !entry.shutDown && other != socket {
-                if entry.since < oldest?.since ?? .max { oldest = (other, entry.since) }
+            var oldest: Tracked?
+            for (other, entry) in entries where other != socket && entry.isAwaitingHead {
+                if entry.since.load(ordering: .relaxed) < oldest?.since.load(ordering: .relaxed) ?? .max { oldest = entry }
             }
-            if let oldest, Self.age(since: oldest.since, now: now) >= shedAge {
-                Self.shutDown(oldest.socket, in: &entries)
-            } else {
-                Self.shutDown(socket, in: &entries)
+            if let oldest, Self.age(since: oldest.since.load(ordering: .relaxed), now: now) >= shedAge, Self.shutDown(oldest) {
+                return
             }
+            Self.shutDown(tracked)
         }
+        return tracked
     }
 
     /// The head of a request arrived; `false` when the connection was already shut down for being slow.
-    func headArrived(_ socket: Int32) -> Bool {
-        // One lookup per request, not one per field: each cost ~750 instructions.
-        entries.withLock { entries in
-            guard let index = entries.index(forKey: socket) else { return true }
-            if entries.values[index].shutDown { return false }
-            entries.values[index].awaitingHead = false
-            return true
-        }
+    func headArrived(_ tracked: Tracked) -> Bool {
+        let (exchanged, phase) = tracked.phase.compareExchange(
+            expected: Phase.awaitingHead, desired: Phase.inRequest, ordering: .acquiringAndReleasing)
+        return exchanged || phase != Phase.shutDown
     }
 
     /// A request ended; a kept connection waits for its next head from now.
-    func requestEnded(_ socket: Int32) {
-        entries.withLock { entries in
-            guard let index = entries.index(forKey: socket) else { return }
-            entries.values[index].awaitingHead = true
-            entries.values[index].since = Self.now()
-        }
+    func requestEnded(_ tracked: Tracked) {
+        // The time first, so that a sweep that sees the wait sees when it began.
+        tracked.since.store(Self.now(), ordering: .relaxed)
+        _ = tracked.phase.compareExchange(expected: Phase.inRequest, desired: Phase.awaitingHead, ordering: .releasing)
     }
 
     /// libmicrohttpd is about to close the socket.
-    func closed(_ socket: Int32) {
-        _ = entries.withLock { $0.removeValue(forKey: socket) }
+    func closed(_ tracked: Tracked) {
+        entries.withLock { entries in
+            if entries[tracked.socket] === tracked { entries[tracked.socket] = nil }
+        }
     }
 
     /// Shuts down connections whose head is overdue.
     func sweep() {
         let now = Self.now()
         entries.withLock { entries in
-            for (socket, entry) in entries where entry.awaitingHead && !entry.shutDown && Self.age(since: entry.since, now: now) > headTimeout {
-                Self.shutDown(socket, in: &entries)
+            for entry in entries.values where entry.isAwaitingHead && Self.age(since: entry.since.load(ordering: .relaxed), now: now) > headTimeout {
+                Self.shutDown(entry)
             }
         }
     }
@@ -126,15 +144,18 @@ final class ConnectionRegistry: Sendable {
     /// only requests in progress get the grace period.
     func shutDownIdle() {
         entries.withLock { entries in
-            for (socket, entry) in entries where entry.awaitingHead && !entry.shutDown {
-                Self.shutDown(socket, in: &entries)
-            }
+            for entry in entries.values { Self.shutDown(entry) }
         }
     }
 
-    private static func shutDown(_ socket: Int32, in entries: inout [Int32: Entry]) {
-        entries[socket]?.shutDown = true
-        shutdown(socket, Int32(SHUT_RDWR))
+    /// Shuts the connection down if it still waits for a head; `false` when
+    /// its head arrived meanwhile. Called under the lock, so the socket is
+    /// still the connection's (`closed` takes it out first).
+    @discardableResult
+    private static func shutDown(_ tracked: Tracked) -> Bool {
+        let (exchanged, _) = tracked.phase.compareExchange(expected: Phase.awaitingHead, desired: Phase.shutDown, ordering: .acquiringAndReleasing)
+        if exchanged { shutdown(tracked.socket, Int32(SHUT_RDWR)) }
+        return exchanged
     }
 
     private static func now() -> UInt64 { DispatchTime.now().uptimeNanoseconds }

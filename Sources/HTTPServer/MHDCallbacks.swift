@@ -8,7 +8,10 @@ enum MHDCallbacks {
     static let requestStarted: @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<CChar>?, OpaquePointer?) -> UnsafeMutableRawPointer? = {
         cls, uri, connection in
         guard let cls, let uri, let connection else { return nil }
-        let state = withCore(cls) { $0.begin(target: String(cString: uri), socket: sectional_connection_fd(connection)) }
+        let tracked = sectional_connection_socket_context(connection).map {
+            Unmanaged<ConnectionRegistry.Tracked>.fromOpaque($0).takeUnretainedValue()
+        }
+        let state = withCore(cls) { $0.begin(target: String(cString: uri), connection: tracked) }
         return Unmanaged.passRetained(state).toOpaque()
     }
 
@@ -17,12 +20,8 @@ enum MHDCallbacks {
             let pointer = requestContext?.pointee
         else { return .NO }
         let state = Unmanaged<RequestState>.fromOpaque(pointer).takeUnretainedValue()
-        // The method and version matter only on the first call, when the head has arrived.
-        let isFirstCall = state.phase == .receivingHeaders
         return withCore(cls) {
-            $0.handle(
-                connection, state, method: isFirstCall ? String(cString: method) : "",
-                version: isFirstCall ? version.map { String(cString: $0) } ?? "" : "", uploadData: uploadData, uploadSize: uploadSize)
+            $0.handle(connection, state, line: RequestLine(method: method, version: version), uploadData: uploadData, uploadSize: uploadSize)
         }
     }
 
@@ -39,15 +38,17 @@ enum MHDCallbacks {
         return withCore(cls) { $0.isStopping.load(ordering: .relaxed) } ? .NO : .YES
     }
 
-    /// A connection opened or is about to close: the registry follows it.
-    static let connectionChanged: MHD_NotifyConnectionCallback = { cls, connection, _, change in
-        guard let cls, let connection else { return }
-        let socket = sectional_connection_fd(connection)
+    /// A connection opened or is about to close: the registry follows it,
+    /// and the connection keeps its entry (a reference of its own) until then.
+    static let connectionChanged: MHD_NotifyConnectionCallback = { cls, connection, socketContext, change in
+        guard let cls, let connection, let socketContext else { return }
         withCore(cls) { core in
             if change == .CONNECTION_NOTIFY_STARTED {
-                core.connections.opened(socket)
-            } else {
-                core.connections.closed(socket)
+                let tracked = core.connections.opened(sectional_connection_fd(connection))
+                socketContext.pointee = Unmanaged.passRetained(tracked).toOpaque()
+            } else if let pointer = socketContext.pointee {
+                socketContext.pointee = nil
+                core.connections.closed(Unmanaged<ConnectionRegistry.Tracked>.fromOpaque(pointer).takeRetainedValue())
             }
         }
     }

@@ -111,15 +111,15 @@ enum RequestFraming {
         }
 
         /// What makes the request unreadable or ambiguous, or `nil`.
-        func problem(version: String) -> String? {
+        func problem(isHTTP10: Bool) -> String? {
             if let problem { return problem }
             if contentLengthsDiffer { return "The request has two different Content-Length fields." }
             if transferEncodings > 0 && contentLengths > 0 { return "The request has both Content-Length and Transfer-Encoding." }
             if transferEncodings > 1 || !transferEncodingIsChunked { return "The only transfer coding accepted is chunked, once." }
             // HTTP/1.0 has no transfer codings: a 1.0 intermediary would see no body (RFC 9112 §6.1).
-            if transferEncodings > 0 && version == "HTTP/1.0" { return "An HTTP/1.0 request cannot use Transfer-Encoding." }
+            if transferEncodings > 0 && isHTTP10 { return "An HTTP/1.0 request cannot use Transfer-Encoding." }
             if hosts > 1 { return "The request has more than one Host field." }
-            if hosts == 0 && version != "HTTP/1.0" { return "An HTTP/1.1 request needs a Host field." }
+            if hosts == 0 && !isHTTP10 { return "An HTTP/1.1 request needs a Host field." }
             if hostIsMalformed { return "The Host field is not a host and port." }
             return nil
         }

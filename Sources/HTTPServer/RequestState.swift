@@ -21,8 +21,8 @@ final class RequestState: @unchecked Sendable {
     let target: String
     /// Why the raw target is refused, if it is.
     let targetProblem: HTTPError?
-    /// The connection's socket: the registry's key for it.
-    let socket: Int32
+    /// The connection's entry in the registry; `nil` only if libmicrohttpd lost it.
+    let tracked: ConnectionRegistry.Tracked?
     let startedAt: UInt64
     var phase = Phase.receivingHeaders
     var method = HTTPMethod.get
@@ -51,8 +51,8 @@ final class RequestState: @unchecked Sendable {
     }
     private let handoff = Mutex(Handoff())
 
-    init(rawTarget: String, socket: Int32, startedAt: UInt64) {
-        self.socket = socket
+    init(rawTarget: String, connection: ConnectionRegistry.Tracked?, startedAt: UInt64) {
+        tracked = connection
         switch RequestTarget.originForm(of: rawTarget) {
         case .success(let target):
             self.target = target

@@ -54,23 +54,23 @@ final class ServerCore: Sendable {
 
     // MARK: The request's life, one libmicrohttpd call at a time
 
-    func begin(target: String, socket: Int32) -> RequestState {
+    func begin(target: String, connection: ConnectionRegistry.Tracked?) -> RequestState {
         inFlight.add(1, ordering: .relaxed)
-        return RequestState(rawTarget: target, socket: socket, startedAt: DispatchTime.now().uptimeNanoseconds)
+        return RequestState(rawTarget: target, connection: connection, startedAt: DispatchTime.now().uptimeNanoseconds)
     }
 
     func handle(
-        _ connection: OpaquePointer, _ state: RequestState, method: String, version: String,
+        _ connection: OpaquePointer, _ state: RequestState, line: RequestLine,
         uploadData: UnsafePointer<CChar>?, uploadSize: UnsafeMutablePointer<Int>
     ) -> MHD_Result {
         switch state.phase {
         case .receivingHeaders:
-            state.method = HTTPMethod(rawValue: method)
+            state.method = line.decodedMethod
             state.phase = .receivingBody
             // Too late: the head took longer than allowed and the connection is closing.
-            guard connections.headArrived(state.socket) else { return .NO }
+            if let tracked = state.tracked, !connections.headArrived(tracked) { return .NO }
             // libmicrohttpd accepts an answer before the body only now (and then closes).
-            if let refusal = refusalBeforeBody(connection, state, version: version) {
+            if let refusal = refusalBeforeBody(connection, state, isHTTP10: line.isHTTP10) {
                 return queue(refusal, on: connection, state)
             }
             return .YES
@@ -95,7 +95,7 @@ final class ServerCore: Sendable {
 
     func complete(_ state: RequestState, _ termination: MHD_RequestTerminationCode) {
         inFlight.subtract(1, ordering: .relaxed)
-        connections.requestEnded(state.socket)
+        if let tracked = state.tracked { connections.requestEnded(tracked) }
         // A client that left mid-answer leaves nothing running behind it.
         state.cancelTask()
         guard configuration.accessLog || configuration.requestObserver != nil else { return }
@@ -122,10 +122,10 @@ final class ServerCore: Sendable {
     /// malformed target or head, an expectation not met, a body too large,
     /// a body where none belongs, or no route for it. Refusing now is what
     /// keeps libmicrohttpd from sending `100 Continue` first.
-    private func refusalBeforeBody(_ connection: OpaquePointer, _ state: RequestState, version: String) -> Response? {
+    private func refusalBeforeBody(_ connection: OpaquePointer, _ state: RequestState, isHTTP10: Bool) -> Response? {
         if let problem = state.targetProblem { return problem.response() }
         let head = RequestFraming.scan(connection)
-        if let problem = head.problem(version: version) { return HTTPError(.badRequest, problem).response() }
+        if let problem = head.problem(isHTTP10: isHTTP10) { return HTTPError(.badRequest, problem).response() }
         state.headers = head.headers
         if let expectation = head.expectation, expectation != "100-continue" {
             return HTTPError(.expectationFailed, "Only Expect: 100-continue is understood.").response()

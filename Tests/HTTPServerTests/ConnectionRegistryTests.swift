@@ -10,15 +10,31 @@ import Testing
         #expect(ConnectionRegistry.age(since: 1_000, now: 3_500) == 2_500)
     }
 
-    @Test("A connection shut down for a late head is refused when its head arrives; one never seen is let through")
+    @Test("A connection shut down for a late head is refused when its head arrives; one in a request is left alone")
     func lateHeadIsRefused() {
         let registry = ConnectionRegistry(headTimeout: .zero, softLimit: 16)
-        registry.opened(-1)  // no such socket: shutdown(2) on it fails harmlessly
+        // No such sockets: shutdown(2) on them fails harmlessly.
+        let late = registry.opened(-1)
+        let busy = registry.opened(-2)
+        #expect(registry.headArrived(busy))
         registry.sweep()
-        #expect(!registry.headArrived(-1))
-        registry.closed(-1)
+        #expect(!registry.headArrived(late))
+        registry.requestEnded(busy)
+        #expect(registry.headArrived(busy))
+        registry.closed(late)
+        registry.closed(busy)
         #expect(registry.count == 0)
-        #expect(registry.headArrived(-2))
+    }
+
+    @Test("A closed connection's entry goes, but not the entry of a newer connection that reuses its socket")
+    func reusedSocket() {
+        let registry = ConnectionRegistry(headTimeout: .seconds(10), softLimit: 16)
+        let old = registry.opened(-3)
+        let new = registry.opened(-3)
+        registry.closed(old)
+        #expect(registry.count == 1)
+        registry.closed(new)
+        #expect(registry.count == 0)
     }
 }
 

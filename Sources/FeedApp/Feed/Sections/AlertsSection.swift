@@ -45,12 +45,12 @@ final class AlertsSection: SectionController, CatalogSection {
             html.element(Tag.p.self, class: "quiet") { $0.text("No alerts. All is well.") }
         } else {
             html.element(Tag.ul.self, class: "alerts") { html in
-                for alert in alerts {
+                html.forEach(alerts) { html, alert in
                     html.element(Tag.li.self, class: alert.severity.cssClass) { html in
-                        html.element(Tag.span.self, class: "badge") { $0.text(alert.severity.label) }
+                        html.element(Tag.span.self, class: "badge", text: alert.severity.label)
                         html.element(Tag.div.self) { html in
-                            html.element(Tag.strong.self) { $0.text(alert.title) }
-                            html.element(Tag.p.self) { $0.text(alert.text) }
+                            html.element(Tag.strong.self, text: alert.title)
+                            html.element(Tag.p.self, text: alert.text)
                         }
                         FeedWrites.withDismissAction(of: alert.id) { action in
                             writeForm(action: action, label: "Dismiss", labelObject: alert.title, into: &html)

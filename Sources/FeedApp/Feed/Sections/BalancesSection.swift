@@ -25,23 +25,24 @@ final class BalancesSection: SectionController, CatalogSection {
         let total = Money(cents: accounts.reduce(0) { $0 + $1.balance.cents })
         html.element(Tag.table.self, class: "balances") { html in
             html.element(Tag.tbody.self) { html in
-                for account in accounts {
+                html.forEach(accounts) { html, account in
                     html.element(Tag.tr.self) { html in
                         html.element(Tag.td.self) { html in
-                            html.element(Tag.div.self, class: "account-name") { $0.text(account.name) }
+                            html.element(Tag.div.self, class: "account-name", text: account.name)
                             html.element(Tag.div.self, class: "account-number") { html in
                                 html.text(Account.maskPrefix)
                                 html.text(account.lastDigits)
                             }
                         }
-                        html.element(Tag.td.self, class: account.balance.isNegative ? "amount negative" : "amount") { html in
-                            html.write(account.balance)
-                            if account.balance.isNegative { html.element(Tag.span.self, class: "owed") { $0.text(" owed") } }
+                        let balance = account.balance
+                        html.element(Tag.td.self, class: balance.isNegative ? "amount negative" : "amount") { html in
+                            html.write(balance)
+                            if balance.isNegative { html.element(Tag.span.self, class: "owed", text: " owed") }
                         }
                     }
                 }
                 html.element(Tag.tr.self, class: "total") { html in
-                    html.element(Tag.th.self) { $0.text("Total") }
+                    html.element(Tag.th.self, text: "Total")
                     html.element(Tag.td.self, class: total.isNegative ? "amount negative" : "amount") { $0.write(total) }
                 }
             }

@@ -46,16 +46,20 @@ final class AlertsSection: SectionController, CatalogSection {
         } else {
             html.element(Tag.ul.self, class: "alerts") { html in
                 html.forEach(alerts) { html, alert in
-                    html.element(Tag.li.self, class: alert.severity.cssClass) { html in
-                        html.element(Tag.span.self, class: "badge", text: alert.severity.label)
-                        html.element(Tag.div.self) { html in
-                            html.element(Tag.strong.self, text: alert.title)
-                            html.element(Tag.p.self, text: alert.text)
-                        }
-                        FeedWrites.withDismissAction(of: alert.id) { action in
-                            writeForm(action: action, label: "Dismiss", labelObject: alert.title, into: &html)
-                        }
+                    // The item's own tags written as they are: a closure around its
+                    // content would copy the alert, retaining each of its strings.
+                    html.writeRaw(#"<li class=""#)
+                    html.writeRaw(alert.severity.cssClass)
+                    html.writeRaw(#"">"#)
+                    html.element(Tag.span.self, class: "badge", text: alert.severity.label)
+                    html.writeRaw("<div>")
+                    html.element(Tag.strong.self, text: alert.title)
+                    html.element(Tag.p.self, text: alert.text)
+                    html.writeRaw("</div>")
+                    FeedWrites.withDismissAction(of: alert.id) { action in
+                        writeForm(action: action, label: "Dismiss", labelObject: alert.title, into: &html)
                     }
+                    html.writeRaw("</li>")
                 }
             }
         }

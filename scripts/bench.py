@@ -54,7 +54,10 @@ plain C per request (Benchmarks/reference.c).
  8. Live sections: scripts/live-bench.py (memory per idle stream, one
     change's fan-out to 1,000 streams).
  9. Prints a table with every budget as ok or missed and writes everything to
-    .build/bench/results.json. A missed budget is reported, not a failure;
+    .build/bench/results.json. A ratio's verdict is on the medians; beside it
+    go the lowest and highest ratio of a single round (the two runs ABBA put
+    back to back), how far one round strays on this machine at that hour.
+    A missed budget is reported, not a failure;
     a run that cannot measure (a server that does not start, a lost session,
     different bytes) stops with exit status 1.
 
@@ -292,6 +295,14 @@ def ratio(a: float, b: float, digits: int = 3) -> float:
     return round(a / b, digits) if b else 0.0
 
 
+def pair_spread(first: dict, second: dict, key: str) -> list[float]:
+    """The lowest and highest ratio of `first`'s run to `second`'s run of
+    the same round (ABBA runs them back to back): how far one round's
+    verdict can stray from the medians' on this machine, at this hour."""
+    pairs = [ratio(a, b) for a, b in zip(first[f"{key}_runs"], second[f"{key}_runs"])]
+    return [min(pairs), max(pairs)] if pairs else []
+
+
 # --- 3. warm-up and memory --------------------------------------------------------------
 
 
@@ -439,7 +450,8 @@ def reference_phase(settings: Settings, reference_server_binary: Path) -> tuple[
         f"C {k['rps_median']:,} req/s ({k['cpu_us_per_request']} µs)")
     result.update({"body_bytes": len(swift_answer.body), "byte_identical": True, "matches_reference_html": matches_spec,
                    "ratio": ratio(s["rps_median"], k["rps_median"]),
-                   "cpu_ratio": ratio(s["cpu_us_per_request"], k["cpu_us_per_request"])})
+                   "cpu_ratio": ratio(s["cpu_us_per_request"], k["cpu_us_per_request"]),
+                   "cpu_ratio_pairs": pair_spread(s, k, "cpu_us_per_request")})
     return result, [swift_command, c_command]
 
 
@@ -664,10 +676,12 @@ def live_phase(binary: Path) -> tuple[str, dict]:
 # --- 9. budgets, results, table ---------------------------------------------------------------------
 
 
-def budget(value: float, limit: float, at_most: bool, unit: str, what: str) -> dict:
+def budget(value: float, limit: float, at_most: bool, unit: str, what: str, pairs: list[float] | None = None) -> dict:
+    """A budget's verdict on the medians; `pairs`, for a ratio of ABBA runs,
+    is the spread of its rounds (shown, not judged)."""
     held = value <= limit if at_most else value >= limit
     return {"what": what, "value": value, "limit": limit, "unit": unit, "at_most": at_most,
-            "verdict": "ok" if held else "missed"}
+            "verdict": "ok" if held else "missed"} | ({"pairs": pairs} if pairs else {})
 
 
 def own_work(counts: dict, route: str) -> int:
@@ -690,16 +704,19 @@ def budgets(routes: dict, counts: dict, memory: dict, reference: dict) -> dict:
         "feed_cpu_within_3.64x_of_ceiling": budget(feed["cpu_ratio"], FEED_CPU_RATIO, True, "x ceiling",
                                                   f"/feed server CPU per request vs the ceiling's "
                                                   f"({feed['feed_server']['cpu_us_per_request']:.1f} µs against "
-                                                  f"{feed['ceiling']['cpu_us_per_request']:.1f}; 40 against 11 when set)"),
-        "feed_ratio_at_least_0.4": budget(feed["ratio"], 0.4, False, "x ceiling", "/feed throughput vs the ceiling"),
+                                                  f"{feed['ceiling']['cpu_us_per_request']:.1f}; 40 against 11 when set)",
+                                                  feed["cpu_ratio_pairs"]),
+        "feed_ratio_at_least_0.4": budget(feed["ratio"], 0.4, False, "x ceiling", "/feed throughput vs the ceiling",
+                                          feed["ratio_pairs"]),
         "fragment_own_work_at_most_60k": budget(own_work(counts, "/feed/sections/balances"), 60_000, True,
                                                 "instructions/request", "/feed/sections/balances own work"),
         "api_own_work_at_most_60k": budget(own_work(counts, "/api/feed/sections"), 60_000, True,
                                            "instructions/request", "/api/feed/sections own work"),
         "reference_cpu_within_1.5x_of_c": budget(reference["cpu_ratio"], 1.5, True, "x C",
-                                                 "reference-server CPU per request vs the C renderer"),
+                                                 "reference-server CPU per request vs the C renderer",
+                                                 reference["cpu_ratio_pairs"]),
         "styles_ratio_at_least_0.9": budget(routes["/styles.css"]["ratio"], 0.9, False, "x ceiling",
-                                            "/styles.css throughput vs the ceiling"),
+                                            "/styles.css throughput vs the ceiling", routes["/styles.css"]["ratio_pairs"]),
         "rss_at_most_16_mb": budget(round(rss_after_load / 1024, 1), 16, True, "MB",
                                     "feed-server resident memory after the load runs"),
         "growth_under_2_mb": budget(round(memory["feed_server"]["growth"] / 1024, 2), 2, True, "MB",
@@ -773,7 +790,8 @@ def table(results: dict, profile: list[dict], live_line: str) -> str:
     for b in s["budgets"].values():
         limit = f"{'<=' if b['at_most'] else '>='} {b['limit']:,}"
         value = f"{b['value']:,}" if isinstance(b["value"], int) else f"{b['value']}"
-        lines.append(f"  {b['verdict']:<7} {b['what']}: {value} {b['unit']} (budget {limit})")
+        rounds = f"; rounds {b['pairs'][0]}-{b['pairs'][1]}" if b.get("pairs") else ""
+        lines.append(f"  {b['verdict']:<7} {b['what']}: {value} {b['unit']} (budget {limit}{rounds})")
     if profile:
         where = f"all in {OUT}/profile.feed-server.txt"
         lines.append("")
@@ -796,7 +814,9 @@ def route_results(answers, throughput: dict, counts: dict) -> list[dict]:
         rows.append({
             "route": route, "body_bytes": len(answers[route].body), "answer_bytes": answers[route].size(),
             "ratio": ratio(f["rps_median"], c["rps_median"]),
+            "ratio_pairs": pair_spread(f, c, "rps"),
             "cpu_ratio": ratio(f["cpu_us_per_request"], c["cpu_us_per_request"]),
+            "cpu_ratio_pairs": pair_spread(f, c, "cpu_us_per_request"),
             "own_work_instructions": fi["instructions"] - ci["instructions"],
             "feed_server": f | {"instructions": fi["instructions"], "memset_instructions": fi["memset"]},
             "ceiling": c | {"instructions": ci["instructions"], "memset_instructions": ci["memset"]},

@@ -100,7 +100,17 @@ def main():
             harness.request(app, "/feed/sections/alerts", cookie=cookie, timeout=10)
             harness.request(app, "/nope", cookie=cookie, timeout=10)
             harness.request(app, "/api/feed/sections", timeout=10)  # no credentials: a 401
-            _, after = scrape(metrics)
+            # A request is counted once libmicrohttpd reports it complete, just after its last
+            # byte went out: a scrape right after the answer may come first. Wait for the last.
+            unauthorized = {"route": "/api/feed/sections", "method": "GET", "status": "401"}
+            settle = time.monotonic() + 5
+            while True:
+                _, after = scrape(metrics)
+                counted = value(after, "sectional_http_requests", "sectional_http_requests_total", **unauthorized)
+                if counted > value(before, "sectional_http_requests", "sectional_http_requests_total", **unauthorized) \
+                        or time.monotonic() > settle:
+                    break
+                time.sleep(0.05)
 
             for name, kind in FAMILIES.items():
                 check(f"{name} is a {kind}", name in after and after[name].type == kind,

@@ -1,3 +1,5 @@
+// The shim includes sys/socket.h: without this import a whole-module build may find no SHUT_RDWR here.
+import CMicroHTTPD
 import Dispatch
 import Synchronization
 

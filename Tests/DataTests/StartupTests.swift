@@ -49,102 +49,104 @@ struct DatabaseOptionTests {
     }
 }
 
-@Suite("feed-server refuses a database it cannot use", .timeLimit(.minutes(1)))
-struct StartupTests {
-    /// The binary built beside the tests.
-    static let binary: URL? = {
-        guard let test = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") else { return nil }
-        let url = URL(fileURLWithPath: test).deletingLastPathComponent().appendingPathComponent("feed-server")
-        return FileManager.default.isExecutableFile(atPath: url.path) ? url : nil
-    }()
+extension TakingTurns {
+    @Suite("feed-server refuses a database it cannot use", .timeLimit(.minutes(1)))
+    struct StartupTests {
+        /// The binary built beside the tests.
+        static let binary: URL? = {
+            guard let test = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") else { return nil }
+            let url = URL(fileURLWithPath: test).deletingLastPathComponent().appendingPathComponent("feed-server")
+            return FileManager.default.isExecutableFile(atPath: url.path) ? url : nil
+        }()
 
-    struct MissingBinary: Error, CustomStringConvertible {
-        init() {}
-        var description: String { "feed-server is not built beside the tests; `make test` builds it" }
-    }
-
-    /// Runs feed-server with `arguments` until it exits; its status and standard error.
-    func run(_ arguments: [String], environment: [String: String] = [:]) throws -> (status: Int32, error: String) {
-        guard let binary = Self.binary else { throw MissingBinary() }
-        let process = Process()
-        process.executableURL = binary
-        process.arguments = ["--port", "0", "--public", FormHarness.publicDirectory] + arguments
-        process.environment = environment
-        let errors = Pipe()
-        process.standardError = errors
-        process.standardOutput = FileHandle.nullDevice
-        try process.run()
-        let text = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        return (process.terminationStatus, text)
-    }
-
-    /// Starts feed-server on a free port with the seed data in memory and
-    /// `--drain drain`; the running process and its port, once it listens.
-    static func startServer(drain: String) throws -> (process: Process, port: Int) {
-        guard let binary else { throw MissingBinary() }
-        let process = Process()
-        process.executableURL = binary
-        process.arguments = ["--port", "0", "--public", FormHarness.publicDirectory, "--database", "memory:", "--quiet", "--drain", drain]
-        let errors = Pipe()
-        process.standardError = errors
-        try process.run()
-        let listening = /listening on http:\/\/127\.0\.0\.1:(\d+)\//
-        var seen = ""
-        while seen.firstMatch(of: listening) == nil {
-            let chunk = errors.fileHandleForReading.availableData
-            guard !chunk.isEmpty else { break }
-            seen += String(decoding: chunk, as: UTF8.self)
+        struct MissingBinary: Error, CustomStringConvertible {
+            init() {}
+            var description: String { "feed-server is not built beside the tests; `make test` builds it" }
         }
-        let port = try #require(seen.firstMatch(of: listening).flatMap { Int($0.output.1) }, "\(seen)")
-        return (process, port)
-    }
 
-    @Test(
-        "Exit 2 with one line saying why, never a crash on the first request",
-        arguments: [
-            (["--database", "sqlite:/proc/self/no/such/feed.sqlite"], "cannot"),
-            (["--database", "postgres://app@127.0.0.1:1/feed"], "127.0.0.1"),
-            (["--database", "mysql://app@localhost/feed"], "--database"),
-        ])
-    func refuses(arguments: [String], mentions: String) throws {
-        let (status, error) = try run(arguments)
-        #expect(status == 2)
-        let lines = error.split(separator: "\n")
-        #expect(lines.count == 1, "\(error)")
-        #expect(error.contains(mentions), "\(error)")
-    }
-
-    @Test("Opened, it serves; SIGTERM stops it with exit 0 (start-up work must not let SIGTERM kill it)")
-    func stopsOnSigterm() throws {
-        let (process, _) = try Self.startServer(drain: "0s")
-        process.terminate()  // SIGTERM
-        process.waitUntilExit()
-        #expect(process.terminationReason == .exit)
-        #expect(process.terminationStatus == 0)
-    }
-
-    @Test("A server in memory or on SQLite never loads libpq, nor the TLS and Kerberos libraries it brings")
-    func noLibPQWithoutPostgres() throws {
-        let (process, _) = try Self.startServer(drain: "0s")
-        defer {
-            process.terminate()
+        /// Runs feed-server with `arguments` until it exits; its status and standard error.
+        func run(_ arguments: [String], environment: [String: String] = [:]) throws -> (status: Int32, error: String) {
+            guard let binary = Self.binary else { throw MissingBinary() }
+            let process = Process()
+            process.executableURL = binary
+            process.arguments = ["--port", "0", "--public", FormHarness.publicDirectory] + arguments
+            process.environment = environment
+            let errors = Pipe()
+            process.standardError = errors
+            process.standardOutput = FileHandle.nullDevice
+            try process.run()
+            let text = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
             process.waitUntilExit()
+            return (process.terminationStatus, text)
         }
-        // Read to its end: /proc reports no size, and a sized read stops at the first page.
-        let file = try #require(FileHandle(forReadingAtPath: "/proc/\(process.processIdentifier)/maps"))
-        let maps = String(decoding: try file.readToEnd() ?? Data(), as: UTF8.self)
-        #expect(maps.contains("libmicrohttpd"), "the maps were read")
-        #expect(!maps.contains("libpq"))
-        #expect(!maps.contains("libkrb5"))
-    }
 
-    @Test("An empty database with --no-seed has nobody to show: exit 2, saying how to seed it")
-    func noUsers() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("sectional-start-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let (status, error) = try run(["--database", "sqlite:" + directory.appendingPathComponent("x.sqlite").path, "--no-seed"])
-        #expect(status == 2)
-        #expect(error.contains("without --no-seed"), "\(error)")
+        /// Starts feed-server on a free port with the seed data in memory and
+        /// `--drain drain`; the running process and its port, once it listens.
+        static func startServer(drain: String) throws -> (process: Process, port: Int) {
+            guard let binary else { throw MissingBinary() }
+            let process = Process()
+            process.executableURL = binary
+            process.arguments = ["--port", "0", "--public", FormHarness.publicDirectory, "--database", "memory:", "--quiet", "--drain", drain]
+            let errors = Pipe()
+            process.standardError = errors
+            try process.run()
+            let listening = /listening on http:\/\/127\.0\.0\.1:(\d+)\//
+            var seen = ""
+            while seen.firstMatch(of: listening) == nil {
+                let chunk = errors.fileHandleForReading.availableData
+                guard !chunk.isEmpty else { break }
+                seen += String(decoding: chunk, as: UTF8.self)
+            }
+            let port = try #require(seen.firstMatch(of: listening).flatMap { Int($0.output.1) }, "\(seen)")
+            return (process, port)
+        }
+
+        @Test(
+            "Exit 2 with one line saying why, never a crash on the first request",
+            arguments: [
+                (["--database", "sqlite:/proc/self/no/such/feed.sqlite"], "cannot"),
+                (["--database", "postgres://app@127.0.0.1:1/feed"], "127.0.0.1"),
+                (["--database", "mysql://app@localhost/feed"], "--database"),
+            ])
+        func refuses(arguments: [String], mentions: String) throws {
+            let (status, error) = try run(arguments)
+            #expect(status == 2)
+            let lines = error.split(separator: "\n")
+            #expect(lines.count == 1, "\(error)")
+            #expect(error.contains(mentions), "\(error)")
+        }
+
+        @Test("Opened, it serves; SIGTERM stops it with exit 0 (start-up work must not let SIGTERM kill it)")
+        func stopsOnSigterm() throws {
+            let (process, _) = try Self.startServer(drain: "0s")
+            process.terminate()  // SIGTERM
+            process.waitUntilExit()
+            #expect(process.terminationReason == .exit)
+            #expect(process.terminationStatus == 0)
+        }
+
+        @Test("A server in memory or on SQLite never loads libpq, nor the TLS and Kerberos libraries it brings")
+        func noLibPQWithoutPostgres() throws {
+            let (process, _) = try Self.startServer(drain: "0s")
+            defer {
+                process.terminate()
+                process.waitUntilExit()
+            }
+            // Read to its end: /proc reports no size, and a sized read stops at the first page.
+            let file = try #require(FileHandle(forReadingAtPath: "/proc/\(process.processIdentifier)/maps"))
+            let maps = String(decoding: try file.readToEnd() ?? Data(), as: UTF8.self)
+            #expect(maps.contains("libmicrohttpd"), "the maps were read")
+            #expect(!maps.contains("libpq"))
+            #expect(!maps.contains("libkrb5"))
+        }
+
+        @Test("An empty database with --no-seed has nobody to show: exit 2, saying how to seed it")
+        func noUsers() throws {
+            let directory = FileManager.default.temporaryDirectory.appendingPathComponent("sectional-start-\(UUID().uuidString)")
+            defer { try? FileManager.default.removeItem(at: directory) }
+            let (status, error) = try run(["--database", "sqlite:" + directory.appendingPathComponent("x.sqlite").path, "--no-seed"])
+            #expect(status == 2)
+            #expect(error.contains("without --no-seed"), "\(error)")
+        }
     }
 }

@@ -1,5 +1,3 @@
-// The shim includes sys/socket.h: without this import a whole-module build may find no SHUT_RDWR here.
-import CMicroHTTPD
 import Dispatch
 import Synchronization
 

@@ -5,8 +5,7 @@
 #endif
 
 /// A bound, listening TCP socket. The server makes it itself, rather than
-/// letting libmicrohttpd bind, so that a busy port is a clear error; its
-/// `Acceptor` accepts on it, blocking.
+/// letting libmicrohttpd bind, so that a busy port is a clear error.
 struct ListeningSocket {
     let descriptor: Int32
     let port: Int
@@ -41,6 +40,7 @@ struct ListeningSocket {
             close(fd)
             throw .socket(operation: "listen", errno: error)
         }
+        _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
         return ListeningSocket(descriptor: fd, port: boundPort(fd) ?? port, isIPv6: first.pointee.ai_family == AF_INET6)
     }
 

@@ -22,21 +22,17 @@ public final class Server: Sendable {
     /// The daemon; `nil` once stopped.
     private let daemon: Mutex<DaemonHandle?>
     private let coreReference: Unmanaged<ServerCore>
-    private let acceptor: Acceptor
-    private let listening: Int32
     private let stopped = Atomic<Bool>(false)
 
     private struct DaemonHandle: @unchecked Sendable {
         let pointer: OpaquePointer
     }
 
-    private init(socket: ListeningSocket, core: ServerCore, daemon: DaemonHandle, coreReference: Unmanaged<ServerCore>, acceptor: Acceptor) {
-        port = socket.port
-        listening = socket.descriptor
+    private init(port: Int, core: ServerCore, daemon: DaemonHandle, coreReference: Unmanaged<ServerCore>) {
+        self.port = port
         self.core = core
         self.daemon = Mutex(daemon)
         self.coreReference = coreReference
-        self.acceptor = acceptor
     }
 
     /// Binds, starts the worker threads and begins answering.
@@ -50,13 +46,12 @@ public final class Server: Sendable {
 
         var flags =
             MHD_USE_INTERNAL_POLLING_THREAD.rawValue | MHD_USE_EPOLL.rawValue
-            | MHD_ALLOW_SUSPEND_RESUME.rawValue | MHD_USE_ERROR_LOG.rawValue | MHD_USE_NO_LISTEN_SOCKET.rawValue
+            | MHD_ALLOW_SUSPEND_RESUME.rawValue | MHD_USE_ERROR_LOG.rawValue
         if socket.isIPv6 { flags |= MHD_USE_IPv6.rawValue }
-        let connectionLimit = configuration.connectionLimit + Self.sheddingHeadroom
         var options: [MHD_OptionItem] = [
             MHD_OptionItem(option: .CONNECTION_TIMEOUT, value: configuration.connectionTimeout, ptr_value: nil),
             // Room above the limit, so that a newcomer is let in and the registry can shed for it.
-            MHD_OptionItem(option: .CONNECTION_LIMIT, value: connectionLimit, ptr_value: nil),
+            MHD_OptionItem(option: .CONNECTION_LIMIT, value: configuration.connectionLimit + Self.sheddingHeadroom, ptr_value: nil),
             MHD_OptionItem(option: .PER_IP_CONNECTION_LIMIT, value: configuration.perClientConnectionLimit, ptr_value: nil),
             MHD_OptionItem(option: .CONNECTION_MEMORY_LIMIT, value: configuration.connectionMemoryLimit, ptr_value: nil),
         ]
@@ -68,7 +63,7 @@ public final class Server: Sendable {
 
         let started = options.withUnsafeBufferPointer { items in
             sectional_start_daemon(
-                UInt32(flags),
+                UInt32(flags), socket.descriptor,
                 MHDCallbacks.acceptUnlessStopping, reference.toOpaque(),
                 MHDCallbacks.access, reference.toOpaque(),
                 MHDCallbacks.requestStarted, reference.toOpaque(),
@@ -81,11 +76,8 @@ public final class Server: Sendable {
             reference.release()
             throw .daemonRefused
         }
-        // The server accepts, and hands each connection to the daemon (`Acceptor` says why).
-        let acceptor = Acceptor(listening: socket.descriptor, daemon: started, connectionLimit: connectionLimit)
-        let server = Server(socket: socket, core: core, daemon: DaemonHandle(pointer: started), coreReference: reference, acceptor: acceptor)
+        let server = Server(port: socket.port, core: core, daemon: DaemonHandle(pointer: started), coreReference: reference)
         core.connections.startSweeping()
-        acceptor.start()
         return server
     }
 
@@ -128,10 +120,9 @@ public final class Server: Sendable {
         core.resumeAllSuspended()
         // Let the 503s just queued go out before every connection closes.
         waitForRequestsInFlight(upTo: min(grace, .seconds(1)))
-        acceptor.stop()
         daemon.withLock { $0 = nil }
+        // It closes the listening socket too.
         MHD_stop_daemon(handle.pointer)
-        close(listening)
         coreReference.release()
     }
 

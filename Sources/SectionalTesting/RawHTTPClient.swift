@@ -41,37 +41,8 @@ public final class RawHTTPClient {
     private var pending: [UInt8] = []
 
     /// Connects to `127.0.0.1:port`.
-    public convenience init(port: Int, timeout: Duration = .seconds(20)) throws {
-        try self.init(connecting: try Self.newSocket(), to: port, timeout: timeout)
-    }
-
-    /// `count` clients of `127.0.0.1:port`, their sockets all made before
-    /// the first connects: the server's sockets for them then come one
-    /// after another, not each after one of this process's own (which
-    /// matters when this process is the server too).
-    public static func batch(_ count: Int, port: Int, timeout: Duration = .seconds(20)) throws -> [RawHTTPClient] {
-        var sockets: [Int32] = []
-        do {
-            for _ in 0..<count { sockets.append(try newSocket()) }
-        } catch {
-            for socket in sockets { close(socket) }
-            throw error
-        }
-        var clients: [RawHTTPClient] = []
-        for (index, socket) in sockets.enumerated() {
-            do {
-                clients.append(try RawHTTPClient(connecting: socket, to: port, timeout: timeout))
-            } catch {
-                for unused in sockets[(index + 1)...] { close(unused) }
-                throw error
-            }
-        }
-        return clients
-    }
-
-    private init(connecting socket: Int32, to port: Int, timeout: Duration) throws {
-        try Self.connect(socket, port: port)
-        descriptor = socket
+    public init(port: Int, timeout: Duration = .seconds(20)) throws {
+        descriptor = try Self.connect(port: port)
         let (seconds, attoseconds) = timeout.components
         var limit = timeval(tv_sec: Int(seconds), tv_usec: Int(attoseconds / 1_000_000_000_000))
         setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))
@@ -83,9 +54,7 @@ public final class RawHTTPClient {
     /// Whether a connection attempt to `127.0.0.1:port` is refused.
     public static func isRefused(port: Int) -> Bool {
         do {
-            let socket = try newSocket()
-            try connect(socket, port: port)
-            close(socket)
+            close(try connect(port: port))
             return false
         } catch Failure.connect(let code) {
             return code == ECONNREFUSED
@@ -234,14 +203,9 @@ public final class RawHTTPClient {
         }
     }
 
-    private static func newSocket() throws -> Int32 {
+    private static func connect(port: Int) throws -> Int32 {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else { throw Failure.connect(errno: errno) }
-        return fd
-    }
-
-    /// Connects `fd`; closes it when that fails.
-    private static func connect(_ fd: Int32, port: Int) throws {
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = UInt16(port).bigEndian
@@ -251,6 +215,7 @@ public final class RawHTTPClient {
             close(fd)
             throw Failure.connect(errno: code)
         }
+        return fd
     }
 }
 

@@ -82,6 +82,12 @@ public final class Histogram: MetricFamily {
         var counts: [UInt64]
         var sum = 0.0
         var count: UInt64 = 0
+
+        mutating func record(_ value: Double, in bucket: Int) {
+            counts[bucket] += 1
+            sum += value
+            count += 1
+        }
     }
     private let series = Mutex<[[String]: Series]>([:])
 
@@ -92,12 +98,10 @@ public final class Histogram: MetricFamily {
     /// Records one observation for these label values.
     public func observe(_ value: Double, _ labelValues: [String] = []) {
         let bucket = buckets.firstIndex { value <= $0 } ?? buckets.count
+        let bucketCount = buckets.count + 1
         series.withLock { all in
-            var entry = all[labelValues] ?? Series(counts: Array(repeating: 0, count: buckets.count + 1))
-            entry.counts[bucket] += 1
-            entry.sum += value
-            entry.count += 1
-            all[labelValues] = entry
+            // Changed in place: a copy taken out and stored back copied its counts (an allocation an observation).
+            all[labelValues, default: Series(counts: Array(repeating: 0, count: bucketCount))].record(value, in: bucket)
         }
     }
 

@@ -626,6 +626,9 @@ def instructions_phase(settings: Settings, feed_binary: Path, ceiling_routes: li
         "ceiling": (Measured("ceiling", [str(settings.ceiling), "--port", "0", "--threads", "1", *ceiling_routes],
                              lambda _port: cookie), ROUTES),
         # reference-server has no --threads: both run their default pool, the same size.
+        # As deployed: with /metrics served, every request and section load is observed.
+        "feed-server-metrics": (Measured("feed-server-metrics", feed_server_command(
+            feed_binary, settings, "--threads", "1", "--database", "memory:", "--metrics-port", "0"), signed_in), ["/feed"]),
         "reference-server": (Measured("reference-server", reference_commands[0], lambda _port: None), ["/feed"]),
         "reference-c": (Measured("reference-c", reference_commands[1], lambda _port: None), ["/feed"]),
     }
@@ -758,6 +761,9 @@ def table(results: dict, profile: list[dict], live_line: str) -> str:
         lines.append(f"{route['route']:<68} {f['cpu_us_per_request']:>7.1f} {c['cpu_us_per_request']:>7.1f} "
                      f"{f['instructions']:>9,} {c['instructions']:>9,} {route['own_work_instructions']:>9,} "
                      f"{f['memset_instructions']:>7,}")
+    with_metrics, without = s["instructions"]["feed_with_metrics"], s["routes"][0]["feed_server"]["instructions"]
+    lines.append(f"/feed with /metrics served (--metrics-port), as deployed: {with_metrics:,} instructions "
+                 f"({with_metrics - without:+,} for the metrics)")
     r = s["reference_page"]
     rs, rc = r["reference_server"], r["reference_c"]
     lines += ["", f"Reference page /feed ({r['body_bytes']:,} bytes, byte-identical from both"
@@ -871,7 +877,8 @@ def run() -> int:
                          "warmup_requests": settings.callgrind_warmup,
                          "measured_requests": settings.callgrind_requests, "method": feed_method,
                          "own_work_note": "feed-server's instructions per request less the ceiling's for the same route",
-                         "memset_note": MEMSET_NOTE},
+                         "memset_note": MEMSET_NOTE,
+                         "feed_with_metrics": counts["feed-server-metrics"]["/feed"]["instructions"]},
         "context_switches_per_request": {
             key: ratio(memory[key]["context_switches"], memory[key]["requests"]) for key in ("feed_server", "ceiling")}
         | {"note": "during the memory run, summed over the threads alive at its end"},

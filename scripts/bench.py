@@ -625,10 +625,10 @@ def instructions_phase(settings: Settings, feed_binary: Path, ceiling_routes: li
         # The ceiling ignores the cookie but reads it, as feed-server does: the same requests.
         "ceiling": (Measured("ceiling", [str(settings.ceiling), "--port", "0", "--threads", "1", *ceiling_routes],
                              lambda _port: cookie), ROUTES),
-        # reference-server has no --threads: both run their default pool, the same size.
         # As deployed: with /metrics served, every request and section load is observed.
         "feed-server-metrics": (Measured("feed-server-metrics", feed_server_command(
             feed_binary, settings, "--threads", "1", "--database", "memory:", "--metrics-port", "0"), signed_in), ["/feed"]),
+        # reference-server has no --threads: both run their default pool, the same size.
         "reference-server": (Measured("reference-server", reference_commands[0], lambda _port: None), ["/feed"]),
         "reference-c": (Measured("reference-c", reference_commands[1], lambda _port: None), ["/feed"]),
     }
@@ -761,7 +761,8 @@ def table(results: dict, profile: list[dict], live_line: str) -> str:
         lines.append(f"{route['route']:<68} {f['cpu_us_per_request']:>7.1f} {c['cpu_us_per_request']:>7.1f} "
                      f"{f['instructions']:>9,} {c['instructions']:>9,} {route['own_work_instructions']:>9,} "
                      f"{f['memset_instructions']:>7,}")
-    with_metrics, without = s["instructions"]["feed_with_metrics"], s["routes"][0]["feed_server"]["instructions"]
+    with_metrics = s["instructions"]["feed_with_metrics"]
+    without = next(route["feed_server"]["instructions"] for route in s["routes"] if route["route"] == "/feed")
     lines.append(f"/feed with /metrics served (--metrics-port), as deployed: {with_metrics:,} instructions "
                  f"({with_metrics - without:+,} for the metrics)")
     r = s["reference_page"]

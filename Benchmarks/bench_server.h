@@ -3,8 +3,9 @@
  * they fail, read their numeric flags, and start the daemon. Define
  * PROGRAM_NAME (their messages' prefix) before including this file.
  *
- * The daemon is feed-server's:
- * feed-server's own flags (internal polling thread, epoll, suspend/resume
+ * The daemons are feed-server's: one a worker thread, each on its own
+ * SO_REUSEPORT socket (or, to compare, a thread pool sharing one socket),
+ * with feed-server's own flags (internal polling thread, epoll, suspend/resume
  * allowed, error log) and hardening options (Sources/HTTPServer's
  * ServerConfiguration: connection timeout 15 s, 1024 connections, 256 per
  * client address, 36 KiB of memory per connection, a listen backlog of
@@ -61,29 +62,54 @@ static sigset_t block_stop_signals(void)
     return stop_signals;
 }
 
-/* The daemon on 127.0.0.1:port (0: a free port) with `threads` threads,
- * answering with `answer`; `uri_log`, when not NULL, sees each request
- * target first. Sets *bound_port to the port it listens on; NULL when
- * libmicrohttpd refuses to start. */
-static struct MHD_Daemon *start_feed_daemon(unsigned int port, unsigned int threads, MHD_AccessHandlerCallback answer,
-                                            void *(*uri_log)(void *, const char *, struct MHD_Connection *),
-                                            unsigned int *bound_port)
+/* How the worker threads take connections. As feed-server: a daemon each,
+ * each with a listening socket of its own on the same port (SO_REUSEPORT),
+ * so that the kernel spreads connections evenly over them. Shared: one
+ * daemon whose thread pool shares one socket, the threads racing for each
+ * connection (feed-server's layout before; `make bench` reports both). */
+enum layout { DAEMON_PER_THREAD, SHARED_SOCKET };
+
+#define MAX_DAEMONS 256
+struct feed_daemons {
+    struct MHD_Daemon *each[MAX_DAEMONS];
+    unsigned int count;
+};
+
+static void stop_feed_daemons(struct feed_daemons *daemons)
+{
+    while (daemons->count > 0)
+        MHD_stop_daemon(daemons->each[--daemons->count]);
+}
+
+/* `threads` worker threads on 127.0.0.1:port (0: a free port) laid out as
+ * `layout` says, answering with `answer`; `uri_log`, when not NULL, sees
+ * each request target first. Sets *bound_port to the port they listen on;
+ * 0 when libmicrohttpd refuses to start a daemon (the others are stopped). */
+static int start_feed_daemons(unsigned int port, unsigned int threads, enum layout layout,
+                              MHD_AccessHandlerCallback answer,
+                              void *(*uri_log)(void *, const char *, struct MHD_Connection *),
+                              unsigned int *bound_port, struct feed_daemons *daemons)
 {
     struct sockaddr_in address = { 0 };
     address.sin_family = AF_INET;
     address.sin_port = htons((uint16_t)port);
     address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
 
+    unsigned int per_thread = layout == DAEMON_PER_THREAD;
+    /* feed-server's limits are for the whole server: each daemon has its share. */
+    unsigned int daemon_count = per_thread ? threads : 1;
     struct MHD_OptionItem options[8] = {
         { MHD_OPTION_CONNECTION_TIMEOUT, 15, NULL },
-        { MHD_OPTION_CONNECTION_LIMIT, 1024, NULL },
+        { MHD_OPTION_CONNECTION_LIMIT, (1024 + daemon_count - 1) / daemon_count, NULL },
         { MHD_OPTION_PER_IP_CONNECTION_LIMIT, 256, NULL },
         { MHD_OPTION_CONNECTION_MEMORY_LIMIT, 36 * 1024, NULL },
         { MHD_OPTION_LISTEN_BACKLOG_SIZE, 1024, NULL },
     };
     size_t count = 5;
-    /* As feed-server: a pool of one is left out (libmicrohttpd warns about it). */
-    if (threads > 1)
+    if (per_thread)
+        options[count++] = (struct MHD_OptionItem){ MHD_OPTION_LISTENING_ADDRESS_REUSE, 1, NULL };
+    /* As feed-server did: a pool of one is left out (libmicrohttpd warns about it). */
+    else if (threads > 1)
         options[count++] = (struct MHD_OptionItem){ MHD_OPTION_THREAD_POOL_SIZE, threads, NULL };
     if (uri_log != NULL)
         options[count++] = (struct MHD_OptionItem){ MHD_OPTION_URI_LOG_CALLBACK, (intptr_t)uri_log, NULL };
@@ -91,15 +117,27 @@ static struct MHD_Daemon *start_feed_daemon(unsigned int port, unsigned int thre
 
     unsigned int flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL | MHD_ALLOW_SUSPEND_RESUME |
                          MHD_USE_ERROR_LOG;
-    struct MHD_Daemon *daemon = MHD_start_daemon(flags, 0, NULL, NULL, answer, NULL,
-                                                 MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&address,
-                                                 MHD_OPTION_ARRAY, options,
-                                                 MHD_OPTION_END);
-    if (daemon != NULL) {
+    daemons->count = 0;
+    for (unsigned int i = 0; i < daemon_count && i < MAX_DAEMONS; i++) {
+        struct MHD_Daemon *daemon = MHD_start_daemon(flags, 0, NULL, NULL, answer, NULL,
+                                                     MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&address,
+                                                     MHD_OPTION_ARRAY, options,
+                                                     MHD_OPTION_END);
+        if (daemon == NULL) {
+            stop_feed_daemons(daemons);
+            return 0;
+        }
+        daemons->each[daemons->count++] = daemon;
+        /* The first picks the port when asked for 0; the others join it. */
         const union MHD_DaemonInfo *info = MHD_get_daemon_info(daemon, MHD_DAEMON_INFO_BIND_PORT);
-        *bound_port = info != NULL ? (unsigned int)info->port : port;
+        if (info == NULL || info->port == 0) {
+            stop_feed_daemons(daemons);
+            return 0;
+        }
+        address.sin_port = htons(info->port);
+        *bound_port = info->port;
     }
-    return daemon;
+    return 1;
 }
 
 #endif

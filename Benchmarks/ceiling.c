@@ -7,15 +7,17 @@
  * with them, pre-rendered: one MHD_Response per route, built once, queued on
  * every connection. Nothing is computed, allocated or copied per request.
  *
- * Everything else matches feed-server's daemon (Sources/HTTPServer): the same
- * flags (internal polling thread, epoll, suspend/resume allowed, error log),
- * a thread pool of the same size, the same hardening options (connection
+ * Everything else matches feed-server's daemons (Sources/HTTPServer): the
+ * same flags (internal polling thread, epoll, suspend/resume allowed, error
+ * log), one single-threaded daemon a worker thread, each on its own socket of
+ * the same port (--shared-socket: one daemon's thread pool sharing one socket,
+ * as feed-server ran before), the same hardening options (connection
  * timeout 15 s, 1024 connections, 256 per client address, 36 KiB of memory
  * per connection) and a listen backlog of 1024. Keep-alive is done right: the
  * response is queued on the handler's second call, never the first.
  *
  * Usage:
- *   ceiling [--port N] [--threads N] --route TARGET BODY HEADERS ...
+ *   ceiling [--port N] [--threads N] [--shared-socket] --route TARGET BODY HEADERS ...
  *
  *   TARGET   the request target as sent, query included: /feed?sections=a,b
  *   BODY     a file with the response body
@@ -193,6 +195,7 @@ int main(int argc, char **argv)
 {
     unsigned int port = 0;
     unsigned int threads = default_threads();
+    enum layout layout = DAEMON_PER_THREAD;
 
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--port") == 0 && i + 1 < argc) {
@@ -201,11 +204,13 @@ int main(int argc, char **argv)
             threads = number(argv[++i], "--threads", 256);
             if (threads == 0)
                 die("--threads must be at least 1", NULL);
+        } else if (strcmp(argv[i], "--shared-socket") == 0) {
+            layout = SHARED_SOCKET;
         } else if (strcmp(argv[i], "--route") == 0 && i + 3 < argc) {
             add_route(argv[i + 1], argv[i + 2], argv[i + 3]);
             i += 3;
         } else {
-            die("usage: ceiling [--port N] [--threads N] --route TARGET BODY HEADERS ...", NULL);
+            die("usage: ceiling [--port N] [--threads N] [--shared-socket] --route TARGET BODY HEADERS ...", NULL);
         }
     }
     if (route_count == 0)
@@ -221,15 +226,15 @@ int main(int argc, char **argv)
     /* Block the stop signals before any worker thread starts, then wait for one. */
     sigset_t stop_signals = block_stop_signals();
     unsigned int bound_port = port;
-    struct MHD_Daemon *daemon = start_feed_daemon(port, threads, answer, request_started, &bound_port);
-    if (daemon == NULL)
+    struct feed_daemons daemons;
+    if (!start_feed_daemons(port, threads, layout, answer, request_started, &bound_port, &daemons))
         die("libmicrohttpd refused to start (port in use?)", NULL);
-    fprintf(stderr, "ceiling: listening on http://127.0.0.1:%u/ (%zu routes, %u threads)\n",
-            bound_port, route_count, threads);
+    fprintf(stderr, "ceiling: listening on http://127.0.0.1:%u/ (%zu routes, %u threads%s)\n",
+            bound_port, route_count, threads, layout == SHARED_SOCKET ? " sharing one socket" : "");
 
     int signal_number;
     sigwait(&stop_signals, &signal_number);
-    MHD_stop_daemon(daemon);
+    stop_feed_daemons(&daemons);
     for (size_t i = 0; i < route_count; i++) {
         MHD_destroy_response(routes[i].response);
         free(routes[i].body);

@@ -10,9 +10,9 @@
  * what this costs is what rendering that page costs without a framework.
  * Its body must be byte for byte reference-server's (the bench checks it).
  *
- * The daemon is ceiling.c's: the same flags (internal polling thread, epoll,
- * suspend/resume allowed, error log), a thread pool of the same size, the same
- * hardening options and listen backlog. Keep-alive is done right: the
+ * The daemons are ceiling.c's: the same flags (internal polling thread, epoll,
+ * suspend/resume allowed, error log), one a worker thread on a socket of its
+ * own as in feed-server, the same hardening options and listen backlog. Keep-alive is done right: the
  * response is queued on the handler's second call, never the first. The
  * answer carries the header fields reference-server sends, Server-Timing
  * aside (its durations change from request to request).
@@ -567,15 +567,15 @@ int main(int argc, char **argv)
     /* Block the stop signals before any worker thread starts, then wait for one. */
     sigset_t stop_signals = block_stop_signals();
     unsigned int bound_port = port;
-    struct MHD_Daemon *daemon = start_feed_daemon(port, threads, answer, NULL, &bound_port);
-    if (daemon == NULL)
+    struct feed_daemons daemons;
+    if (!start_feed_daemons(port, threads, DAEMON_PER_THREAD, answer, NULL, &bound_port, &daemons))
         die("libmicrohttpd refused to start (port in use?)", NULL);
     fprintf(stderr, "reference: listening on http://127.0.0.1:%u/feed (%zu accounts, %zu alerts, %u threads)\n",
             bound_port, account_count, alert_count, threads);
 
     int signal_number;
     sigwait(&stop_signals, &signal_number);
-    MHD_stop_daemon(daemon);
+    stop_feed_daemons(&daemons);
     MHD_destroy_response(not_found);
     MHD_destroy_response(not_allowed);
     return 0;

@@ -9,12 +9,14 @@ import Synchronization
 
 /// Every open connection, by socket, and whether it is waiting for a
 /// request head: what lets the server bound how long a head may take, shed
-/// connections that never finish one when it is full, and close idle ones
-/// at once on stop.
+/// connections that never finish one when it is full, hold each client
+/// address to its share, and close idle ones at once on stop.
 ///
 /// libmicrohttpd 0.9.75 has only an idle timeout, which a client trickling
 /// a byte at a time never meets, and at its connection limit it stops
 /// accepting, so a few addresses holding half-sent heads lock everyone out.
+/// Each worker thread has a daemon of its own, and each daemon counts only
+/// its own connections from an address, so the count over all is kept here.
 /// Closing is done with `shutdown(2)` from any thread: libmicrohttpd then
 /// sees the hang-up on the connection's own thread and frees it as usual.
 /// An entry leaves the registry, under its lock, before libmicrohttpd
@@ -27,14 +29,16 @@ final class ConnectionRegistry: Sendable {
     /// worker thread's writes pulling the same cache line between cores.
     final class Tracked: Sendable {
         let socket: Int32
+        let client: PeerAddress?
         /// `awaitingHead`, `inRequest` or `shutDown`; shut down only from
         /// `awaitingHead`, by the registry under its lock.
         fileprivate let phase = Atomic<UInt8>(Phase.awaitingHead)
         /// When the current wait for a head began (uptime nanoseconds).
         fileprivate let since: Atomic<UInt64>
 
-        init(socket: Int32, since: UInt64) {
+        init(socket: Int32, client: PeerAddress?, since: UInt64) {
             self.socket = socket
+            self.client = client
             self.since = Atomic(since)
         }
 
@@ -47,10 +51,17 @@ final class ConnectionRegistry: Sendable {
         static let shutDown: UInt8 = 2
     }
 
-    /// Every open connection by socket: for the sweep, shedding and stop.
-    private let entries = Mutex<[Int32: Tracked]>([:])
+    /// Every open connection by socket, for the sweep, shedding and stop,
+    /// and how many each client address holds.
+    private let entries = Mutex(Entries())
     private let headTimeout: UInt64
     private let softLimit: Int
+    private let perClientLimit: Int
+
+    private struct Entries {
+        var bySocket: [Int32: Tracked] = [:]
+        var byClient: [PeerAddress: Int] = [:]
+    }
     /// How long a connection must have waited for its head before it may be
     /// shed for a newcomer: a second, or a tenth of the head deadline when
     /// that is shorter, so a client that just connected is not pushed out.
@@ -58,15 +69,16 @@ final class ConnectionRegistry: Sendable {
     /// Closes connections whose head is overdue, four times a second, while the server runs.
     private let sweeper = Mutex<(any DispatchSourceTimer)?>(nil)
 
-    init(headTimeout: Duration, softLimit: Int) {
+    init(headTimeout: Duration, softLimit: Int, perClientLimit: Int) {
         // Zero to a year: below zero closes at once, beyond a year means never.
         let (seconds, attoseconds) = min(max(headTimeout, .zero), .seconds(365 * 86_400)).components
         self.headTimeout = UInt64(seconds) * 1_000_000_000 + UInt64(attoseconds / 1_000_000_000)
         shedAge = min(1_000_000_000, self.headTimeout / 10)
         self.softLimit = softLimit
+        self.perClientLimit = perClientLimit
     }
 
-    var count: Int { entries.withLock { $0.count } }
+    var count: Int { entries.withLock { $0.bySocket.count } }
 
     func startSweeping() {
         sweeper.withLock { sweeper in
@@ -88,17 +100,26 @@ final class ConnectionRegistry: Sendable {
     }
 
     /// A new connection, to be handed back at each request and when it
-    /// closes. At the soft limit the connection that has waited longest for
-    /// a head makes room; when none has waited long, the newcomer is refused.
-    func opened(_ socket: Int32) -> Tracked {
+    /// closes. One past its address's limit is shut down at once. At the
+    /// soft limit the connection that has waited longest for a head makes
+    /// room; when none has waited long, the newcomer is refused.
+    func opened(_ socket: Int32, from client: PeerAddress?) -> Tracked {
         let now = Self.now()
-        let tracked = Tracked(socket: socket, since: now)
+        let tracked = Tracked(socket: socket, client: client, since: now)
         entries.withLock { entries in
-            entries[socket] = tracked
-            guard entries.count > softLimit else { return }
+            entries.bySocket[socket] = tracked
+            if let client {
+                let held = entries.byClient[client, default: 0] + 1
+                entries.byClient[client] = held
+                if held > perClientLimit {
+                    Self.shutDown(tracked)
+                    return
+                }
+            }
+            guard entries.bySocket.count > softLimit else { return }
             // One pass, no copy: this runs under the lock on every connection past the limit.
             var oldest: Tracked?
-            for (other, entry) in entries where other != socket && entry.isAwaitingHead {
+            for (other, entry) in entries.bySocket where other != socket && entry.isAwaitingHead {
                 if entry.since.load(ordering: .relaxed) < oldest?.since.load(ordering: .relaxed) ?? .max { oldest = entry }
             }
             if let oldest, Self.age(since: oldest.since.load(ordering: .relaxed), now: now) >= shedAge, Self.shutDown(oldest) {
@@ -126,7 +147,12 @@ final class ConnectionRegistry: Sendable {
     /// libmicrohttpd is about to close the socket.
     func closed(_ tracked: Tracked) {
         entries.withLock { entries in
-            if entries[tracked.socket] === tracked { entries[tracked.socket] = nil }
+            guard entries.bySocket[tracked.socket] === tracked else { return }
+            entries.bySocket[tracked.socket] = nil
+            if let client = tracked.client {
+                let held = entries.byClient[client, default: 1] - 1
+                entries.byClient[client] = held > 0 ? held : nil
+            }
         }
     }
 
@@ -134,8 +160,8 @@ final class ConnectionRegistry: Sendable {
     func sweep() {
         let now = Self.now()
         entries.withLock { entries in
-            for entry in entries.values where entry.isAwaitingHead && Self.age(since: entry.since.load(ordering: .relaxed), now: now) > headTimeout {
-                Self.shutDown(entry)
+            for entry in entries.bySocket.values where entry.isAwaitingHead {
+                if Self.age(since: entry.since.load(ordering: .relaxed), now: now) > headTimeout { Self.shutDown(entry) }
             }
         }
     }
@@ -144,7 +170,7 @@ final class ConnectionRegistry: Sendable {
     /// only requests in progress get the grace period.
     func shutDownIdle() {
         entries.withLock { entries in
-            for entry in entries.values { Self.shutDown(entry) }
+            for entry in entries.bySocket.values { Self.shutDown(entry) }
         }
     }
 

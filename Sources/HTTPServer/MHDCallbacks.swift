@@ -44,7 +44,7 @@ enum MHDCallbacks {
         guard let cls, let connection, let socketContext else { return }
         withCore(cls) { core in
             if change == .CONNECTION_NOTIFY_STARTED {
-                let tracked = core.connections.opened(sectional_connection_fd(connection))
+                let tracked = core.connections.opened(sectional_connection_fd(connection), from: PeerAddress(of: connection))
                 socketContext.pointee = Unmanaged.passRetained(tracked).toOpaque()
             } else if let pointer = socketContext.pointee {
                 socketContext.pointee = nil

@@ -6,7 +6,7 @@ import CMicroHTTPD
 
 /// Where a connection came from, kept as its bytes: most requests never ask
 /// for it as text, so it is written out (`inet_ntop`) only when asked.
-enum PeerAddress: Sendable {
+enum PeerAddress: Hashable, Sendable {
     case ipv4(in_addr_t)
     case ipv6(UInt64, UInt64)
     /// An address given as text, e.g. by a test.

@@ -19,19 +19,19 @@ public final class Server: Sendable {
     /// The port it listens on (the real one when the configuration asked for 0).
     public let port: Int
     private let core: ServerCore
-    /// The daemon; `nil` once stopped.
-    private let daemon: Mutex<DaemonHandle?>
+    /// The daemons, one a worker thread; `nil` once stopped.
+    private let daemons: Mutex<DaemonHandles?>
     private let coreReference: Unmanaged<ServerCore>
     private let stopped = Atomic<Bool>(false)
 
-    private struct DaemonHandle: @unchecked Sendable {
-        let pointer: OpaquePointer
+    private struct DaemonHandles: @unchecked Sendable {
+        let pointers: [OpaquePointer]
     }
 
-    private init(port: Int, core: ServerCore, daemon: DaemonHandle, coreReference: Unmanaged<ServerCore>) {
+    private init(port: Int, core: ServerCore, daemons: DaemonHandles, coreReference: Unmanaged<ServerCore>) {
         self.port = port
         self.core = core
-        self.daemon = Mutex(daemon)
+        self.daemons = Mutex(daemons)
         self.coreReference = coreReference
     }
 
@@ -40,45 +40,56 @@ public final class Server: Sendable {
     public static func start(
         _ configuration: ServerConfiguration, responder: any Responder, logger: Logger = .standardError
     ) throws(ServerError) -> Server {
-        let socket = try ListeningSocket.open(host: configuration.host, port: configuration.port)
+        let workers = max(1, configuration.threads)
+        let sockets = try ListeningSocket.open(host: configuration.host, port: configuration.port, count: workers)
         let core = ServerCore(responder: responder, logger: logger, configuration: configuration)
         let reference = Unmanaged.passRetained(core)
+        var daemons: [OpaquePointer] = []
+        for socket in sockets {
+            guard let daemon = startDaemon(on: socket, of: workers, configuration, core: reference) else {
+                // A daemon stopped closes its socket; the sockets no daemon took are closed here.
+                for socket in sockets.dropFirst(daemons.count) { close(socket.descriptor) }
+                for daemon in daemons { MHD_stop_daemon(daemon) }
+                reference.release()
+                throw .daemonRefused
+            }
+            daemons.append(daemon)
+        }
+        let server = Server(port: sockets[0].port, core: core, daemons: DaemonHandles(pointers: daemons), coreReference: reference)
+        core.connections.startSweeping()
+        return server
+    }
 
+    /// One worker thread's daemon, on a socket of its own. It holds its share
+    /// of the connection limit; the registry counts connections per client
+    /// over all the daemons, each of which may hold the whole per-client limit.
+    private static func startDaemon(
+        on socket: ListeningSocket, of workers: Int, _ configuration: ServerConfiguration, core: Unmanaged<ServerCore>
+    ) -> OpaquePointer? {
         var flags =
             MHD_USE_INTERNAL_POLLING_THREAD.rawValue | MHD_USE_EPOLL.rawValue
             | MHD_ALLOW_SUSPEND_RESUME.rawValue | MHD_USE_ERROR_LOG.rawValue
         if socket.isIPv6 { flags |= MHD_USE_IPv6.rawValue }
-        var options: [MHD_OptionItem] = [
+        // Room above the limit, so that a newcomer is let in and the registry can shed for it.
+        let connectionShare = (configuration.connectionLimit + Self.sheddingHeadroom + workers - 1) / workers
+        let options = [
             MHD_OptionItem(option: .CONNECTION_TIMEOUT, value: configuration.connectionTimeout, ptr_value: nil),
-            // Room above the limit, so that a newcomer is let in and the registry can shed for it.
-            MHD_OptionItem(option: .CONNECTION_LIMIT, value: configuration.connectionLimit + Self.sheddingHeadroom, ptr_value: nil),
+            MHD_OptionItem(option: .CONNECTION_LIMIT, value: connectionShare, ptr_value: nil),
             MHD_OptionItem(option: .PER_IP_CONNECTION_LIMIT, value: configuration.perClientConnectionLimit, ptr_value: nil),
             MHD_OptionItem(option: .CONNECTION_MEMORY_LIMIT, value: configuration.connectionMemoryLimit, ptr_value: nil),
+            MHD_OptionItem(option: .END, value: 0, ptr_value: nil),
         ]
-        // A pool of one logs a warning: leave the option out and use the polling thread.
-        if configuration.threads > 1 {
-            options.append(MHD_OptionItem(option: .THREAD_POOL_SIZE, value: configuration.threads, ptr_value: nil))
-        }
-        options.append(MHD_OptionItem(option: .END, value: 0, ptr_value: nil))
-
-        let started = options.withUnsafeBufferPointer { items in
+        let cls = core.toOpaque()
+        return options.withUnsafeBufferPointer { items in
             sectional_start_daemon(
                 UInt32(flags), socket.descriptor,
-                MHDCallbacks.acceptUnlessStopping, reference.toOpaque(),
-                MHDCallbacks.access, reference.toOpaque(),
-                MHDCallbacks.requestStarted, reference.toOpaque(),
-                MHDCallbacks.completed, reference.toOpaque(),
-                MHDCallbacks.connectionChanged, reference.toOpaque(),
+                MHDCallbacks.acceptUnlessStopping, cls,
+                MHDCallbacks.access, cls,
+                MHDCallbacks.requestStarted, cls,
+                MHDCallbacks.completed, cls,
+                MHDCallbacks.connectionChanged, cls,
                 items.baseAddress)
         }
-        guard let started else {
-            close(socket.descriptor)
-            reference.release()
-            throw .daemonRefused
-        }
-        let server = Server(port: socket.port, core: core, daemon: DaemonHandle(pointer: started), coreReference: reference)
-        core.connections.startSweeping()
-        return server
     }
 
     /// Connections libmicrohttpd may hold beyond the configured limit: the
@@ -98,7 +109,9 @@ public final class Server: Sendable {
 
     /// Connections open, idle keep-alive ones included; 0 once stopped.
     public var openConnections: Int {
-        daemon.withLock { daemon in daemon.map { Int(sectional_daemon_connection_count($0.pointer)) } ?? 0 }
+        daemons.withLock { daemons in
+            daemons?.pointers.reduce(0) { $0 + Int(sectional_daemon_connection_count($1)) } ?? 0
+        }
     }
 
     /// Stops gracefully: closes each new connection as it comes, closes at once those not
@@ -107,22 +120,23 @@ public final class Server: Sendable {
     /// then closes every connection. Safe to call twice.
     public func stop() {
         guard !stopped.exchange(true, ordering: .acquiringAndReleasing) else { return }
-        guard let handle = daemon.withLock({ $0 }) else { return }
+        guard let handles = daemons.withLock({ $0 }) else { return }
         core.isStopping.store(true, ordering: .relaxed)
         core.connections.stopSweeping()
         // New connections are closed as they come (see `MHDCallbacks.acceptUnlessStopping`), not
-        // refused by `MHD_quiesce_daemon`: with a thread pool on epoll, libmicrohttpd 0.9.75 aborts
-        // the process when a worker takes the listening socket out of its epoll set at the moment
-        // quiesce does (both remove it; the second fails and panics).
+        // refused by `MHD_quiesce_daemon`: with a thread pool on epoll, libmicrohttpd 0.9.75 aborted
+        // the process when a worker took the listening socket out of its epoll set at the moment
+        // quiesce did (both removed it; the second failed and panicked). The daemons now have a
+        // thread each, but quiesce has not been tried again: closing as they come works either way.
         core.connections.shutDownIdle()
         let grace = core.configuration.shutdownGrace
         waitForRequestsInFlight(upTo: grace)
         core.resumeAllSuspended()
         // Let the 503s just queued go out before every connection closes.
         waitForRequestsInFlight(upTo: min(grace, .seconds(1)))
-        daemon.withLock { $0 = nil }
-        // It closes the listening socket too.
-        MHD_stop_daemon(handle.pointer)
+        daemons.withLock { $0 = nil }
+        // Each closes its listening socket too.
+        for daemon in handles.pointers { MHD_stop_daemon(daemon) }
         coreReference.release()
     }
 

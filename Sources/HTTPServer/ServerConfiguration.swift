@@ -11,7 +11,9 @@ public struct ServerConfiguration: Sendable {
     public var host = "127.0.0.1"
     /// `0` picks a free port; `Server.port` tells which.
     public var port = 8080
-    /// Worker threads, each with its own epoll set.
+    /// Worker threads, each a libmicrohttpd daemon with its own epoll set
+    /// and its own listening socket on the port (`SO_REUSEPORT`): the
+    /// kernel spreads connections over them evenly.
     public var threads = ServerConfiguration.processorCount
     /// Seconds a connection may sit idle in the middle of a request or an
     /// answer before it is closed: frees what clients that vanished mid-way

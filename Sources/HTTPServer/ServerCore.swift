@@ -8,7 +8,7 @@ import Synchronization
     import Darwin
 #endif
 
-/// The state shared by all of a daemon's worker threads: the responder, the
+/// The state shared by all the worker threads' daemons: the responder, the
 /// log, and the requests in flight. libmicrohttpd's callbacks reach it
 /// through their `cls` pointer.
 final class ServerCore: Sendable {
@@ -49,7 +49,9 @@ final class ServerCore: Sendable {
         self.responder = responder
         self.logger = logger
         self.configuration = configuration
-        connections = ConnectionRegistry(headTimeout: configuration.requestHeadTimeout, softLimit: configuration.connectionLimit)
+        connections = ConnectionRegistry(
+            headTimeout: configuration.requestHeadTimeout, softLimit: configuration.connectionLimit,
+            perClientLimit: configuration.perClientConnectionLimit)
     }
 
     // MARK: The request's life, one libmicrohttpd call at a time

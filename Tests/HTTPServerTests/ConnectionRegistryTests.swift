@@ -12,10 +12,10 @@ import Testing
 
     @Test("A connection shut down for a late head is refused when its head arrives; one in a request is left alone")
     func lateHeadIsRefused() {
-        let registry = ConnectionRegistry(headTimeout: .zero, softLimit: 16)
+        let registry = ConnectionRegistry(headTimeout: .zero, softLimit: 16, perClientLimit: 16)
         // No such sockets: shutdown(2) on them fails harmlessly.
-        let late = registry.opened(-1)
-        let busy = registry.opened(-2)
+        let late = registry.opened(-1, from: nil)
+        let busy = registry.opened(-2, from: nil)
         #expect(registry.headArrived(busy))
         registry.sweep()
         #expect(!registry.headArrived(late))
@@ -28,12 +28,31 @@ import Testing
 
     @Test("A closed connection's entry goes, but not the entry of a newer connection that reuses its socket")
     func reusedSocket() {
-        let registry = ConnectionRegistry(headTimeout: .seconds(10), softLimit: 16)
-        let old = registry.opened(-3)
-        let new = registry.opened(-3)
+        let registry = ConnectionRegistry(headTimeout: .seconds(10), softLimit: 16, perClientLimit: 16)
+        let old = registry.opened(-3, from: nil)
+        let new = registry.opened(-3, from: nil)
         registry.closed(old)
         #expect(registry.count == 1)
         registry.closed(new)
+        #expect(registry.count == 0)
+    }
+
+    @Test("One address past its limit is shut down, counted over every worker's connections; others and later ones get in")
+    func perClientLimit() {
+        let registry = ConnectionRegistry(headTimeout: .seconds(10), softLimit: 16, perClientLimit: 2)
+        let alex = PeerAddress.ipv4(0x0100_007f), sam = PeerAddress.ipv4(0x0200_007f)
+        let first = registry.opened(-11, from: alex)
+        let second = registry.opened(-12, from: alex)
+        let third = registry.opened(-13, from: alex)
+        let other = registry.opened(-14, from: sam)
+        #expect(registry.headArrived(first) && registry.headArrived(second))
+        #expect(!registry.headArrived(third), "the third from one address is shut down")
+        #expect(registry.headArrived(other), "another address has its own count")
+        registry.closed(third)
+        registry.closed(first)
+        let later = registry.opened(-15, from: alex)
+        #expect(registry.headArrived(later), "a closed connection gives its place back")
+        for tracked in [second, other, later] { registry.closed(tracked) }
         #expect(registry.count == 0)
     }
 }
@@ -56,8 +75,8 @@ import Testing
 
     @Test("Head deadlines below zero or beyond a year make a registry, not a trap")
     func extremeHeadTimeouts() {
-        #expect(ConnectionRegistry(headTimeout: .seconds(-5), softLimit: 1).count == 0)
-        #expect(ConnectionRegistry(headTimeout: .seconds(Int64.max), softLimit: 1).count == 0)
+        #expect(ConnectionRegistry(headTimeout: .seconds(-5), softLimit: 1, perClientLimit: 1).count == 0)
+        #expect(ConnectionRegistry(headTimeout: .seconds(Int64.max), softLimit: 1, perClientLimit: 1).count == 0)
     }
 
     @Test("A route's methods share one shape: GET and POST on /notes/{id} both answer, Allow lists both")

@@ -65,6 +65,24 @@ import Testing
         }
     }
 
+    @Test("One address holds at most its limit of connections over all the worker threads together")
+    func perClientLimitOverAllWorkers() async throws {
+        var configuration = ServerConfiguration.forTests()
+        // Each worker's daemon has a socket of its own and counts only its own connections.
+        configuration.threads = 4
+        configuration.perClientConnectionLimit = 3
+        try await withLiveServer(LiveRoutes.router(), configuration: configuration) { server in
+            let outcome = try await onOwnThread { [port = server.port] () -> (open: Int, status: Int) in
+                let clients = try (0..<8).map { _ in try RawHTTPClient(port: port, timeout: .milliseconds(200)) }
+                Thread.sleep(forTimeInterval: 0.2)
+                let open = clients.filter { !$0.isClosedByServer() }
+                return (open.count, try open.first?.request("/hello").status ?? 0)
+            }
+            #expect(outcome.open == 3, "\(outcome.open) of 8 connections from one address stayed open")
+            #expect(outcome.status == 200, "those kept are answered")
+        }
+    }
+
     @Test("Stop closes connections that are not being answered at once, not after the grace period")
     func stopDoesNotWaitForHalfHeads() async throws {
         var configuration = ServerConfiguration.forTests(shutdownGrace: .seconds(10))

@@ -33,6 +33,8 @@ public struct ServerConfiguration: Sendable {
     /// waited longest for a request head, so half-sent heads cannot lock
     /// other clients out; libmicrohttpd holds up to `Server.sheddingHeadroom`
     /// (64) more for that moment, the true ceiling on descriptors and memory.
+    /// Each worker thread's daemon holds an equal share of that ceiling, as
+    /// libmicrohttpd's own thread pool divides its limit among its threads.
     public var connectionLimit = 1024
     /// Open connections at most from one client address: a quarter of
     /// `connectionLimit`, so one attacking address (1,000 slowloris or

@@ -65,6 +65,7 @@ struct ListeningSocket {
         _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
         return ListeningSocket(descriptor: fd, port: boundPort(fd) ?? port, isIPv6: first.pointee.ai_family == AF_INET6)
     }
+
     private static func boundPort(_ fd: Int32) -> Int? {
         var storage = sockaddr_storage()
         var length = socklen_t(MemoryLayout<sockaddr_storage>.size)

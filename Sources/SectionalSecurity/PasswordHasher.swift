@@ -23,8 +23,9 @@ public final class PasswordHasher: Sendable {
     private let operations: UInt64
     private let memory: Int
     /// A hash of nothing anyone knows: an unknown user's sign-in is verified
-    /// against it, so it takes as long as a wrong password does. Made on
-    /// first use, by the first verification's thread, not by `init`.
+    /// against it, so it takes as long as a wrong password does. Made by the
+    /// first verification of either kind, not by `init`: were only an unknown
+    /// user's check to make it, the first unknown name would take twice as long.
     private let decoy = Mutex<String?>(nil)
     /// Verifications running now, and how many may.
     private let running = Atomic<Int>(0)
@@ -53,14 +54,15 @@ public final class PasswordHasher: Sendable {
     /// unknown user) the password is checked against a decoy: `false`, in
     /// about the same time.
     public func verify(_ password: String, against hash: String?) -> Bool {
-        let matches = crypto_pwhash_str_verify(hash ?? decoyHash(), password, UInt64(password.utf8.count)) == 0
+        let decoy = decoyHash()
+        let matches = crypto_pwhash_str_verify(hash ?? decoy, password, UInt64(password.utf8.count)) == 0
         return hash != nil && matches
     }
 
     private func decoyHash() -> String {
         decoy.withLock { decoy in
             if let decoy { return decoy }
-            // A failure (no memory) is not kept: the next unknown name tries again, and costs what a real check costs.
+            // A failure (no memory) is not kept: the next check tries again.
             guard let made = Self.hash(Hex.encode(FormGuard.newKey()), operations: operations, memory: memory) else { return "" }
             decoy = made
             return made

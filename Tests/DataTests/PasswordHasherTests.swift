@@ -30,6 +30,21 @@ struct PasswordHasherTests {
         #expect(ratio > 1.0 / 3 && ratio < 3, "CPU seconds: wrong password \(wrong), unknown user \(unknown)")
     }
 
+    @Test("A new hasher's first check costs the same for an unknown user as for a wrong password")
+    func firstCheckCostsTheSame() throws {
+        // The decoy is made on first use: by an unknown user's check alone, the first unknown name would cost twice what a wrong password does.
+        var wrong: [Double] = [], unknown: [Double] = []
+        for _ in 0..<3 {
+            let known = PasswordHasher(.interactive)
+            let hash = try known.hash("correct horse")
+            wrong.append(threadCPUSeconds { _ = known.verify("not-it", against: hash) })
+            let fresh = PasswordHasher(.interactive)
+            unknown.append(threadCPUSeconds { _ = fresh.verify("not-it", against: nil) })
+        }
+        let ratio = wrong.min()! / unknown.min()!
+        #expect(ratio > 0.7 && ratio < 1.4, "CPU seconds: wrong password \(wrong), unknown user \(unknown)")
+    }
+
     /// The CPU time the calling thread spends in `work`.
     private func threadCPUSeconds(_ work: () -> Void) -> Double {
         func now() -> Double {

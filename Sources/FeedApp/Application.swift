@@ -14,7 +14,7 @@ public func buildRouter(
     publicDirectory: String,
     data: AppData = .memory(),
     settings: AppSettings = AppSettings(),
-    clock: any Clock<Duration> = ContinuousClock(),
+    clock: any Clock<Duration> = DeadlineClock(),
     now: @escaping @Sendable () -> Int = unixNow,
     readiness: Readiness? = nil,
     metrics: ServerMetrics? = nil,

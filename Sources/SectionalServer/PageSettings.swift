@@ -22,7 +22,7 @@ public struct PageSettings: Sendable {
     /// By default: a 1 s deadline, streamed pages, no wrapper, the real clock, and `Server-Timing`.
     public init(
         sectionTimeout: Duration = .seconds(1), streaming: Bool = true, intercept: LoadInterceptor? = nil,
-        clock: any Clock<Duration> = ContinuousClock(), serverTiming: Bool = true
+        clock: any Clock<Duration> = DeadlineClock(), serverTiming: Bool = true
     ) {
         self.sectionTimeout = sectionTimeout
         self.streaming = streaming

@@ -55,7 +55,7 @@ extension SectionController {
     /// `loadTree(_:onProgress:)` with the options spelled out.
     @discardableResult
     public func loadTree(
-        timeout: Duration, clock: any Clock<Duration> = ContinuousClock(), intercept: LoadInterceptor? = nil,
+        timeout: Duration, clock: any Clock<Duration> = DeadlineClock(), intercept: LoadInterceptor? = nil,
         onProgress: () -> Void = {}
     ) async -> LoadReport {
         await loadTree(LoadOptions(timeout: timeout, clock: clock, intercept: intercept), onProgress: onProgress)
@@ -274,13 +274,13 @@ public struct SectionTimedOut: Error, CustomStringConvertible {
 public struct LoadOptions: Sendable {
     /// The deadline of a load whose controller sets no `loadTimeout`.
     public var timeout: Duration
-    /// The clock deadlines are measured on: `ContinuousClock` in production, a manual one in tests.
+    /// The clock deadlines are measured on: `DeadlineClock` in production, a manual one in tests.
     public var clock: any Clock<Duration>
     /// Wraps each operation, by controller id (fault injection, tracing).
     public var intercept: LoadInterceptor?
 
     /// Options with a default deadline of `timeout`, measured on `clock`, and no wrapper unless given.
-    public init(timeout: Duration = .seconds(1), clock: any Clock<Duration> = ContinuousClock(), intercept: LoadInterceptor? = nil) {
+    public init(timeout: Duration = .seconds(1), clock: any Clock<Duration> = DeadlineClock(), intercept: LoadInterceptor? = nil) {
         self.timeout = timeout
         self.clock = clock
         self.intercept = intercept

@@ -20,27 +20,11 @@ public final class ConnectionPool: Sendable {
     public let size: Int
     /// The engine of its connections.
     public let dialect: SQLDialect
-    private let queue = Mutex(JobQueue())
+    private let queue = JobQueue<PoolJob>()
     private let busy = Atomic<Int>(0)
     private let jobsStarted = Atomic<Int>(0)
     private let nanosecondsWaited = Atomic<Int>(0)
-    private let jobsWaiting = DispatchSemaphore(value: 0)
     private let threadsRunning = DispatchGroup()
-
-    private struct JobQueue {
-        var jobs: [PoolJob] = []
-        var head = 0
-        var closed = false
-
-        mutating func next() -> PoolJob? {
-            guard head < jobs.count else { return nil }
-            defer {
-                head += 1
-                if head == jobs.count { (jobs, head) = ([], 0) }  // drained: start over, keep the storage
-            }
-            return jobs[head]
-        }
-    }
 
     /// Opens `size` connections, each on its own new thread, with `open`.
     /// - Throws: the first connection's error when any cannot open; no thread is left behind.
@@ -137,34 +121,18 @@ public final class ConnectionPool: Sendable {
     /// Stops the threads once the work queued so far is done, closing
     /// their connections; waits for them.
     public func close() {
-        let alreadyClosed = queue.withLock { queue in
-            defer { queue.closed = true }
-            return queue.closed
-        }
-        guard !alreadyClosed else { return }
-        for _ in 0..<size { jobsWaiting.signal() }
+        guard queue.close() else { return }
         threadsRunning.wait()
     }
 
     private func enqueue(_ job: PoolJob) {
-        let accepted = queue.withLock { queue in
-            guard !queue.closed else { return false }
-            queue.jobs.append(job)
-            return true
-        }
-        if accepted { jobsWaiting.signal() } else { job.fail(SQLError(code: "closed", message: "the database pool is closed")) }
+        if !queue.add(job) { job.fail(SQLError(code: "closed", message: "the database pool is closed")) }
     }
 
     /// A pool thread's life: take the next job, run it, until closed.
     private func serve(_ connection: any SQLConnection) {
         let interrupter = connection.interrupter
-        while true {
-            jobsWaiting.wait()
-            let (job, closed) = queue.withLock { queue in (queue.next(), queue.closed) }
-            guard let job else {
-                if closed { return }
-                continue
-            }
+        while let job = queue.next() {
             busy.add(1, ordering: .relaxed)
             if let waited = job.run(on: connection, interrupter: interrupter) {
                 jobsStarted.add(1, ordering: .relaxed)

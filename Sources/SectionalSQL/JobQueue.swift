@@ -50,11 +50,23 @@ final class JobQueue<Job>: @unchecked Sendable {
             sleeping -= 1
         }
         guard head < jobs.count else { return nil }
-        defer {
-            head += 1
-            if head == jobs.count { (jobs, head) = ([], 0) }  // drained: start over, keep the storage
+        let job = jobs[head]
+        head += 1
+        if head == jobs.count {
+            (jobs, head) = ([], 0)
+        } else if head >= 64 && head * 2 >= jobs.count {
+            // Under steady load the queue never drains: jobs taken must not stay held.
+            jobs.removeFirst(head)
+            head = 0
         }
-        return jobs[head]
+        return job
+    }
+
+    /// Jobs held, taken ones not yet let go included (for tests).
+    var heldCount: Int {
+        pthread_mutex_lock(mutex)
+        defer { pthread_mutex_unlock(mutex) }
+        return jobs.count
     }
 
     /// Takes no more jobs; threads finish those queued, then `next()` answers `nil`.

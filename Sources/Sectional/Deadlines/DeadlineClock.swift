@@ -1,6 +1,6 @@
 /// `ContinuousClock`, with sleeps made for deadlines: nearly all of them
 /// are cancelled long before they end, and starting or cancelling one
-/// costs a lock and no system call.
+/// takes two short locks and, while other sleeps are held, no system call.
 ///
 /// A `ContinuousClock` sleep arms a timer of Dispatch's and cancels it
 /// again, each a wake-up of Dispatch's timer thread: on a page whose

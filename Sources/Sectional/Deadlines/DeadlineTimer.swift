@@ -103,7 +103,8 @@ final class DeadlineTimer: @unchecked Sendable {
     }
 
     private func startThread() {
-        let this = Unmanaged.passUnretained(self).toOpaque()
+        // Retained for good: the thread never ends, and reads the timer for as long as it runs.
+        let this = Unmanaged.passRetained(self).toOpaque()
         var thread = pthread_t()
         let result = pthread_create(
             &thread, nil,
@@ -139,11 +140,14 @@ final class DeadlineTimer: @unchecked Sendable {
         }
     }
 
-    /// The monotonic clock's reading `interval` from now, as `pthread_cond_timedwait` takes it.
+    /// The monotonic clock's reading `interval` from now (at most a day: the
+    /// thread looks again when it wakes), as `pthread_cond_timedwait` takes it.
+    /// `ContinuousClock` counts time suspended too, the monotonic clock not:
+    /// across a suspend of the machine a sleep ends late, never early.
     private static func monotonicTime(after interval: Duration) -> timespec {
         var time = timespec()
         clock_gettime(CLOCK_MONOTONIC, &time)
-        let (seconds, attoseconds) = interval.components
+        let (seconds, attoseconds) = min(interval, .seconds(86_400)).components
         let nanoseconds = Int(time.tv_nsec) + Int(attoseconds / 1_000_000_000) + 1
         time.tv_sec += Int(seconds) + nanoseconds / 1_000_000_000
         time.tv_nsec = nanoseconds % 1_000_000_000

@@ -34,10 +34,7 @@ struct DeadlineClockTests {
 
     @Test("Cancelled, a sleep of an hour ends at once with CancellationError")
     func cancelledWhileAsleep() async throws {
-        let timer = DeadlineTimer()
-        let clock = DeadlineClock(timer: timer)
-        let sleep = Task { try await clock.sleep(for: .seconds(3600)) }
-        try await waitUntil { timer.heldCount == 1 }
+        let (_, sleep) = try await hourLongSleep()
         sleep.cancel()
         await #expect(throws: CancellationError.self) { try await sleep.value }
     }
@@ -56,10 +53,7 @@ struct DeadlineClockTests {
 
     @Test("A sleep shorter than the one the timer waits for still ends on time")
     func earlierInstantWakesTheTimer() async throws {
-        let timer = DeadlineTimer()
-        let clock = DeadlineClock(timer: timer)
-        let long = Task { try await clock.sleep(for: .seconds(3600)) }
-        try await waitUntil { timer.heldCount == 1 }
+        let (clock, long) = try await hourLongSleep()
         // Would hang until the time limit if the timer kept waiting for the hour.
         try await clock.sleep(for: .milliseconds(20))
         long.cancel()
@@ -103,6 +97,15 @@ struct DeadlineClockTests {
             heap.removeFirst()
         }
         #expect(out == offsets.sorted())
+    }
+
+    /// A sleep of an hour on a timer of its own, once the timer's thread waits for it.
+    private func hourLongSleep() async throws -> (DeadlineClock, Task<Void, any Error>) {
+        let timer = DeadlineTimer()
+        let clock = DeadlineClock(timer: timer)
+        let sleep = Task { try await clock.sleep(for: .seconds(3600)) }
+        try await waitUntil { timer.waitingUntil != nil }
+        return (clock, sleep)
     }
 
     /// Polls `condition` every millisecond: for a sleep to reach the timer's heap.

@@ -95,6 +95,13 @@ final class DeadlineTimer: @unchecked Sendable {
         pthread_mutex_unlock(mutex)
     }
 
+    /// The instant the thread waits for now; `nil` while it waits for a sleeper or runs (for tests).
+    var waitingUntil: ContinuousClock.Instant? {
+        pthread_mutex_lock(mutex)
+        defer { pthread_mutex_unlock(mutex) }
+        return wakeAt
+    }
+
     /// How many sleepers the heap holds, cancelled ones not yet dropped included.
     var heldCount: Int {
         pthread_mutex_lock(mutex)

@@ -8,11 +8,10 @@ import SectionalServer
 #endif
 
 /// Builds the router that production serves and tests call: every page,
-/// endpoint, form and static file of the app, on `data` (the seed data in
-/// memory unless given).
+/// endpoint, form and static file of the app, on `data`.
 public func buildRouter(
     publicDirectory: String,
-    data: AppData = .memory(),
+    data: AppData,
     settings: AppSettings = AppSettings(),
     clock: any Clock<Duration> = DeadlineClock(),
     now: @escaping @Sendable () -> Int = unixNow,
@@ -38,10 +37,10 @@ public func buildRouter(
     site.live = live
     var router = Router(staticFiles: try StaticFiles(directory: publicDirectory), logger: logger)
     router.useErrorPages(of: site)
-    router.getImmediately("/healthz") { _ in "ok" }
+    router.getSynchronously("/healthz") { _ in "ok" }
     let readiness = readiness ?? Readiness(pool: data.pool)
     router.get("/readyz") { _ in await readiness.response() }
-    router.getImmediately("/") { _ in Response(status: .seeOther, headers: ["Location": "/feed"]) }
+    router.getSynchronously("/") { _ in Response(status: .seeOther, headers: ["Location": "/feed"]) }
     let formGuard = FormGuard(key: data.formKey)
     let accounts = Accounts(store: data.accounts, hasher: data.hasher, settings: settings.accounts, logger: logger, now: now)
     SignInRoutes(accounts: accounts, formGuard: formGuard, site: site, live: live).register(on: &router)
@@ -59,11 +58,8 @@ public func buildRouter(
 /// The time now, in Unix seconds.
 public let unixNow: @Sendable () -> Int = { Int(time(nil)) }
 
-/// Every section id the app's pages know, for checking `--simulate`.
-public let allSectionIDs: [SectionID] = {
-    let data = AppData.memory()
-    let accounts = Accounts(store: data.accounts, hasher: data.hasher, settings: AccountSettings(), logger: .standardError, now: unixNow)
-    let formGuard = FormGuard(key: data.formKey)
-    let feed = FeedPage(store: data.feed, layouts: data.layouts, accounts: accounts, formGuard: formGuard)
-    return feed.catalog.sections.ids + DayPage(store: data.day, accounts: accounts, formGuard: formGuard).catalog.sections.ids
-}()
+/// Every section id the app's pages know, for checking `--simulate`: the feed's catalog, then the day page's.
+public let allSectionIDs: [SectionID] = [
+    BalancesSection.id, AlertsSection.id, CreditScoreSection.id, RecentActivitySection.id, CheckupSection.id,
+    CalendarSection.id, SummarySection.id, SleepSection.id, WorkoutSection.id,
+]

@@ -71,10 +71,11 @@ public struct LaunchOptions: Equatable, Sendable {
           --no-stream       send every page whole, never streamed
           --database sqlite:PATH | postgres://USER@HOST:PORT/DB | memory:
                             where the data lives (default sqlite:data/sectional.sqlite, created on first
-                            start; also $DATABASE_URL); memory: is the demo data, not kept
+                            start; also $DATABASE_URL); memory: is the demo data in SQLite in memory, not kept
           --no-seed         leave an empty database empty (default: add the demo users and their data)
           --db-connections N
-                            database connections, each on a thread of its own (default: twice the cores)
+                            PostgreSQL connections, each on a thread of its own (default: twice the
+                            cores; SQLite has one writer and a reader on each thread that reads)
           --session-idle DURATION
                             a session unused this long ends (default 30m; e.g. 15m, 2h)
           --session-lifetime DURATION

@@ -14,10 +14,10 @@ public protocol Responder: Sendable {
     /// Answers at once when the answer needs no waiting (a fixed reply, a
     /// static file); `nil` sends the request down the async path. The server
     /// calls this first because it spares the hop to a task.
-    func respondImmediately(to request: Request) -> Response?
+    func respondSynchronously(to request: Request) -> Response?
 
     /// The answer at once, or the work that gives it: what the server asks.
-    /// The default asks `respondImmediately(to:)`, then leaves the work to
+    /// The default asks `respondSynchronously(to:)`, then leaves the work to
     /// `respond(to:)`; `Router` finds its route once for both. The request
     /// is the responder's to keep: moved in, not copied.
     func reply(to request: consuming Request) -> Reply
@@ -37,11 +37,11 @@ public enum Reply: Sendable {
 }
 
 extension Responder {
-    public func respondImmediately(to request: Request) -> Response? { nil }
+    public func respondSynchronously(to request: Request) -> Response? { nil }
 
     public func reply(to request: consuming Request) -> Reply {
         let request = request  // a consuming parameter may change, so a `@Sendable` closure cannot capture it; a `let` can
-        if let response = respondImmediately(to: request) { return .now(response) }
+        if let response = respondSynchronously(to: request) { return .now(response) }
         return .later { try await respond(to: request) }
     }
 

@@ -9,14 +9,14 @@ public struct Router: Responder {
     /// A handler that may wait: it runs in a task.
     public typealias Handler = @Sendable (Request) async throws -> Response
     /// A handler whose answer is ready at once: it runs on the server's thread.
-    public typealias ImmediateHandler = @Sendable (Request) throws -> Response
+    public typealias SynchronousHandler = @Sendable (Request) throws -> Response
     /// A handler that answers at once when it can and hands back the work
     /// that waits when it cannot: it runs on the server's thread, its work in a task.
     public typealias ReplyingHandler = @Sendable (Request) throws -> Reply
 
     enum Action: Sendable {
         case async(Handler)
-        case immediate(ImmediateHandler)
+        case synchronous(SynchronousHandler)
         case replying(ReplyingHandler)
     }
 
@@ -87,10 +87,10 @@ public struct Router: Responder {
 
     /// Adds a GET (and HEAD) route whose answer is ready without waiting;
     /// the server answers it on its own thread, skipping the hop to a task.
-    public mutating func getImmediately<Result: ResponseConvertible>(
+    public mutating func getSynchronously<Result: ResponseConvertible>(
         _ pattern: String, _ handler: @escaping @Sendable (Request) throws -> Result
     ) {
-        add(.get, pattern, .immediate { request in try handler(request).response() })
+        add(.get, pattern, .synchronous { request in try handler(request).response() })
     }
 
     /// Adds a route for `method` whose handler decides per request: `.now`
@@ -117,7 +117,7 @@ public struct Router: Responder {
         }
     }
 
-    public func respondImmediately(to request: Request) -> Response? {
+    public func respondSynchronously(to request: Request) -> Response? {
         guard case .now(let response) = reply(to: request) else { return nil }
         return response
     }
@@ -133,7 +133,7 @@ public struct Router: Responder {
     /// The route found once: answered here when it needs no waiting, else the work of its handler.
     public func reply(to request: consuming Request) -> Reply {
         switch resolve(request) {
-        case .route(.immediate(let handler), let routed, let pattern):
+        case .route(.synchronous(let handler), let routed, let pattern):
             return .now(Self.labelled(answering(routed) { try handler(routed) }, pattern))
         case .route(.async(let handler), let routed, let pattern):
             // Only what an error needs is captured: a copy of the whole router cost a dozen retains a request.

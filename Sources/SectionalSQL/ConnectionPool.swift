@@ -2,7 +2,8 @@ import Dispatch
 import Synchronization
 
 /// A few dedicated threads, each with its own connection, that run
-/// database work for async callers.
+/// database work for async callers; and, for an engine whose reads never
+/// wait (SQLite in WAL mode), a read connection for each thread that reads.
 ///
 /// Database calls block. Run on a libmicrohttpd worker they would stall
 /// every connection of that thread; run on Dispatch's global queues or in
@@ -25,13 +26,25 @@ public final class ConnectionPool: Sendable {
     private let jobsStarted = Atomic<Int>(0)
     private let nanosecondsWaited = Atomic<Int>(0)
     private let threadsRunning = DispatchGroup()
+    private let callerReaders: CallerReaders?
 
     /// Opens `size` connections, each on its own new thread, with `open`.
+    /// - Parameters:
+    ///   - size: how many connections, and so how many threads, run the pool's work.
+    ///   - dialect: the engine of the connections.
+    ///   - readers: opens a read connection for a thread that calls
+    ///     `read(_:)`, which then reads on that thread; `nil` sends reads
+    ///     to the pool's threads too (an engine whose reads may wait).
+    ///   - open: opens one of the pool's own connections, on its thread.
     /// - Throws: the first connection's error when any cannot open; no thread is left behind.
-    public init(size: Int, dialect: SQLDialect, open: @escaping @Sendable () throws(SQLError) -> any SQLConnection) throws(SQLError) {
+    public init(
+        size: Int, dialect: SQLDialect, readers: (@Sendable () throws(SQLError) -> any SQLConnection)? = nil,
+        open: @escaping @Sendable () throws(SQLError) -> any SQLConnection
+    ) throws(SQLError) {
         precondition(size > 0, "a pool needs at least one connection")
         self.size = size
         self.dialect = dialect
+        callerReaders = readers.map(CallerReaders.init)
         let failures = Mutex<[SQLError]>([])
         let opened = DispatchSemaphore(value: 0)
         // One at a time: the first connection to a new SQLite file sets it to
@@ -63,12 +76,13 @@ public final class ConnectionPool: Sendable {
     /// the wait for the connections happens on a thread of its own, never on
     /// one of the few threads every task runs on (a slow server would stall them all).
     public static func opening(
-        size: Int, dialect: SQLDialect, open: @escaping @Sendable () throws(SQLError) -> any SQLConnection
+        size: Int, dialect: SQLDialect, readers: (@Sendable () throws(SQLError) -> any SQLConnection)? = nil,
+        open: @escaping @Sendable () throws(SQLError) -> any SQLConnection
     ) async throws(SQLError) -> ConnectionPool {
         let result = await withCheckedContinuation { (continuation: CheckedContinuation<Result<ConnectionPool, SQLError>, Never>) in
             DedicatedThread.start {
                 do throws(SQLError) {
-                    continuation.resume(returning: .success(try ConnectionPool(size: size, dialect: dialect, open: open)))
+                    continuation.resume(returning: .success(try ConnectionPool(size: size, dialect: dialect, readers: readers, open: open)))
                 } catch {
                     continuation.resume(returning: .failure(error))
                 }
@@ -91,6 +105,25 @@ public final class ConnectionPool: Sendable {
             }
         } onCancel: {
             job.cancel()
+        }
+    }
+
+    /// Runs `body`, which only reads, where it is cheapest: on the calling
+    /// thread with that thread's read connection when the pool has readers
+    /// (no hop, no wake-up: the caller's task does not suspend), else as
+    /// `run(_:)` does. Cancelling the calling task interrupts the statement
+    /// running then, from whichever thread cancels.
+    /// - Throws: what `body` throws; `CancellationError` when the calling task is cancelled first.
+    public func read<T: Sendable>(_ body: @escaping @Sendable (any SQLConnection) throws -> T) async throws -> T {
+        guard let callerReaders else { return try await run(body) }
+        let slot = try callerReaders.slotOfThisThread()
+        let interrupter = slot.interrupter
+        interrupter.reset()
+        return try await withTaskCancellationHandler {
+            try Task.checkCancellation()
+            return try slot.use(body)
+        } onCancel: {
+            interrupter.interrupt()
         }
     }
 
@@ -122,11 +155,12 @@ public final class ConnectionPool: Sendable {
     /// their connections; waits for them.
     public func close() {
         guard queue.close() else { return }
+        callerReaders?.close()
         threadsRunning.wait()
     }
 
     private func enqueue(_ job: PoolJob) {
-        if !queue.add(job) { job.fail(SQLError(code: "closed", message: "the database pool is closed")) }
+        if !queue.add(job) { job.fail(.poolClosed) }
     }
 
     /// A pool thread's life: take the next job, run it, until closed.

@@ -17,12 +17,16 @@ public final class SQLiteConnection: SQLConnection {
 
     /// Opens (creating if needed) the database at `path`.
     /// - Parameters:
-    ///   - path: the file; `:memory:` for a private database in memory.
+    ///   - path: the file; `:memory:` for a private database in memory, or
+    ///     `SQLiteConnection.sharedMemory(named:)` for one that every
+    ///     connection of the process opening that name shares.
+    ///   - readOnly: a reader's connection: it refuses writes
+    ///     (`query_only`) and leaves the file's journal mode to the writer.
     ///   - busyTimeoutMilliseconds: how long a write waits for another writer's lock.
     /// - Throws: `SQLError` when the file cannot be opened or created.
-    public init(path: String, busyTimeoutMilliseconds: Int32 = 5_000) throws(SQLError) {
+    public init(path: String, readOnly: Bool = false, busyTimeoutMilliseconds: Int32 = 5_000) throws(SQLError) {
         var handle: OpaquePointer?
-        let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
+        let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_URI
         let status = sqlite3_open_v2(path, &handle, flags, nil)
         guard status == SQLITE_OK, let handle else {
             let message = handle.map { String(cString: sqlite3_errmsg($0)) } ?? String(cString: sqlite3_errstr(status))
@@ -39,12 +43,23 @@ public final class SQLiteConnection: SQLConnection {
             db, 1_000, { context in Unmanaged<SQLInterrupter>.fromOpaque(context!).takeUnretainedValue().isRequested ? 1 : 0 },
             Unmanaged.passUnretained(interrupter).toOpaque())
         sqlite3_busy_timeout(db, busyTimeoutMilliseconds)
+        if readOnly {
+            try executeScript("PRAGMA query_only = ON")
+            return
+        }
         try executeScript("PRAGMA foreign_keys = ON; PRAGMA synchronous = FULL")
         // WAL is a property of the file: set once, by whoever finds it unset
         // (setting it while another connection opens can fail with BUSY).
         if try query("PRAGMA journal_mode", []).first?.optionalText(0) != "wal" {
             _ = try query("PRAGMA journal_mode = WAL", [])
         }
+    }
+
+    /// The path of a database held in memory under `name` (SQLite's `memdb`
+    /// file system): every connection of this process that opens it shares
+    /// it, and it is gone once the last one closes.
+    public static func sharedMemory(named name: String) -> String {
+        "file:/\(name)?vfs=memdb"
     }
 
     deinit {

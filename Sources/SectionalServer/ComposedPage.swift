@@ -38,14 +38,6 @@ public protocol ComposedPage: Sendable {
     ///   answer a visitor who must sign in gets (e.g. a 303 with `Location`).
     func context(from request: Request) async throws(HTTPError) -> Context
 
-    /// The context and the saved layout, read without waiting, for a page
-    /// that can (its sessions and layouts in memory, or none at all); `nil`,
-    /// the default, reads them with `context(from:)` and `savedLayout(for:)`.
-    /// When they are at hand and every section's data is too, the page is
-    /// answered on the server's thread, with no task.
-    /// - Throws: what `context(from:)` would.
-    func startAtHand(from request: Request) throws(HTTPError) -> PageStart<Context>?
-
     /// The banner above the page: the site's by default; a page may show
     /// what its context knows there, such as who is signed in.
     func banner(_ context: Context, in site: Site) -> any HTML
@@ -70,8 +62,6 @@ public protocol ComposedPage: Sendable {
 }
 
 extension ComposedPage {
-    public func startAtHand(from request: Request) throws(HTTPError) -> PageStart<Context>? { nil }
-
     public func linkContext(_ context: Context) -> [PageAddress.QueryPair] { [] }
 
     public var heading: String? { nil }
@@ -122,18 +112,4 @@ public struct ValidSections: HTTPErrorDetail, Equatable {
 
     /// The detail listing `ids`.
     public init(_ ids: [SectionID]) { validSections = ids }
-}
-
-/// What a page reads before it is composed: its context and the user's saved layout.
-public struct PageStart<Context> {
-    /// What `context(from:)` reads.
-    public var context: Context
-    /// What `savedLayout(for:)` reads: `nil` when none is saved.
-    public var savedLayout: [SectionID]?
-
-    /// The start of a page with `context`, and `savedLayout` if one is saved.
-    public init(context: Context, savedLayout: [SectionID]? = nil) {
-        self.context = context
-        self.savedLayout = savedLayout
-    }
 }

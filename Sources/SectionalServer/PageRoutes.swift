@@ -41,21 +41,12 @@ final class PageRoutes<Page: ComposedPage>: Sendable {
         }
     }
 
-    // Each route answers at once, with no task, when the page's context,
-    // saved layout and every section's data are at hand (a store in memory);
-    // otherwise it hands back its work for a task, which starts over.
-
     /// `GET /feed`: every section loaded concurrently, sent whole or streamed.
     @Sendable func fullPage(_ request: Request) throws(HTTPError) -> Reply {
-        if let (context, plan) = try composeAtHand(request) {
-            let delivery = try delivery(for: request)
-            let document = makeDocument(plan: plan, context: context)
-            if let response = pageAtHand(document, delivery) { return .now(withLogUser(response, context)) }
-        }
-        return .later { [self] in try await fullPageInTask(request) }
+        .later { [self] in try await fullPageResponse(request) }
     }
 
-    private func fullPageInTask(_ request: Request) async throws(HTTPError) -> Response {
+    private func fullPageResponse(_ request: Request) async throws(HTTPError) -> Response {
         let (context, plan) = try await compose(request)
         let response: Response
         switch try delivery(for: request) {
@@ -81,24 +72,6 @@ final class PageRoutes<Page: ComposedPage>: Sendable {
             throw HTTPError(
                 .badRequest, "stream '\(other)' is not a choice; use stream=0 (whole page), 1 (in page order) or ooo (as sections finish).")
         }
-    }
-
-    /// The page, if every section's data is at hand. A streamed page whose
-    /// cards are all ready goes out whole, with the headers of a stream.
-    private func pageAtHand(_ document: PageDocument, _ delivery: Delivery) -> Response? {
-        var html = HTMLWriter(capacity: 16 * 1024)
-        let order: CardOrder
-        switch delivery {
-        case .whole:
-            guard let report = document.renderWholeAtHand(loading: site.settings.loadOptions, timingCards: site.settings.serverTiming, into: &html)
-            else { return nil }
-            return wholePage(html, document, report)
-        case .inOrder: order = .pageOrder
-        case .outOfOrder: order = .asFinished
-        }
-        guard let report = document.streamAtHand(order, loading: site.settings.loadOptions, into: &html) else { return nil }
-        log(report)
-        return site.html(html)
     }
 
     /// The page rendered once everything is loaded.
@@ -149,16 +122,10 @@ final class PageRoutes<Page: ComposedPage>: Sendable {
     /// refresh. Its links are those of the page with the section added.
     @Sendable func fragment(_ request: Request) throws(HTTPError) -> Reply {
         let id = try sectionID(of: request)
-        if let (context, plan) = try composeAtHand(request) {
-            let (controller, section) = try fragmentTree(id, plan: plan, context: context)
-            if let report = section.loadTreeAtHand(site.settings.loadOptions) {
-                return .now(withLogUser(card(section, of: controller, report), context))
-            }
-        }
-        return .later { [self] in try await fragmentInTask(request, id) }
+        return .later { [self] in try await fragmentResponse(request, id) }
     }
 
-    private func fragmentInTask(_ request: Request, _ id: SectionID) async throws(HTTPError) -> Response {
+    private func fragmentResponse(_ request: Request, _ id: SectionID) async throws(HTTPError) -> Response {
         let (context, plan) = try await compose(request)
         let (controller, section) = try fragmentTree(id, plan: plan, context: context)
         let report = await section.loadTree(site.settings.loadOptions)
@@ -199,15 +166,10 @@ final class PageRoutes<Page: ComposedPage>: Sendable {
     /// `GET /api/feed/sections`: the composition as JSON, each section with
     /// the status of its load.
     @Sendable func description(_ request: Request) throws(HTTPError) -> Reply {
-        if let (context, plan) = try composeAtHand(request),
-            let report = makePage(plan: plan, context: context).loadTreeAtHand(site.settings.loadOptions)
-        {
-            return .now(describing(plan, context, report, request))
-        }
-        return .later { [self] in try await descriptionInTask(request) }
+        .later { [self] in try await descriptionResponse(request) }
     }
 
-    private func descriptionInTask(_ request: Request) async throws(HTTPError) -> Response {
+    private func descriptionResponse(_ request: Request) async throws(HTTPError) -> Response {
         let (context, plan) = try await compose(request)
         let report = await makePage(plan: plan, context: context).loadTree(site.settings.loadOptions)
         return describing(plan, context, report, request)
@@ -217,12 +179,6 @@ final class PageRoutes<Page: ComposedPage>: Sendable {
         log(report)
         let response = Response.description(of: plan, at: address(context), report: report, pretty: request.hasQueryItem("pretty"))
         return withLogUser(response, context)
-    }
-
-    /// The request's context and composition, when both are at hand.
-    func composeAtHand(_ request: Request) throws(HTTPError) -> (Page.Context, CompositionPlan)? {
-        guard let start = try page.startAtHand(from: request) else { return nil }
-        return (start.context, try page.plan(from: request, saved: start.savedLayout))
     }
 
     /// The request's context, and its composition on top of the user's saved layout.

@@ -132,7 +132,7 @@ final class ServingServer: Sendable {
 /// `/metrics` on a listener of its own: never on the public port by accident.
 func startMetricsListener(_ metrics: ServerMetrics, host: String, port: Int) throws -> Server {
     var router = Router()
-    router.getImmediately("/metrics") { _ in
+    router.getSynchronously("/metrics") { _ in
         Response(contentType: "text/plain; version=0.0.4; charset=utf-8", body: metrics.registry.exposition())
     }
     var configuration = ServerConfiguration()

@@ -86,7 +86,7 @@ struct SignInTests {
 
     @Test("A wrong password and an unknown name get the same answer, and both wait for a password check")
     func sameAnswer() async throws {
-        let (visitor, _) = try browser(AppData.memory())
+        let (visitor, _) = try browser(try AppData.memory())
         let wrong = try await visitor.signIn("sam", "not-it")
         let unknown = try await visitor.signIn("nobody", "not-it")
         #expect(wrong.status == .unauthorized && unknown.status == .unauthorized)
@@ -95,7 +95,7 @@ struct SignInTests {
 
         // A hasher that may check nothing now: were an unknown name answered without a check, it would
         // still be a quick 401 and tell an attacker which names exist. What a check costs is in PasswordHasherTests.
-        let (full, _) = try browser(AppData.memory(hasher: PasswordHasher(.minimal, concurrentLimit: 0)))
+        let (full, _) = try browser(try AppData.memory(hasher: PasswordHasher(.minimal, concurrentLimit: 0)))
         #expect(try await full.signIn("sam", "not-it").status == .serviceUnavailable)
         #expect(try await full.signIn("nobody", "not-it").status == .serviceUnavailable)
     }
@@ -158,24 +158,28 @@ struct SessionExpiryTests {
     }
 }
 
-@Suite("Sessions read at once in memory", .timeLimit(.minutes(1)))
-struct SessionAtHandTests {
-    @Test("A session due its last-seen write is answered in a task, which writes it; then at once again")
-    func touchGoesToTheTask() async throws {
-        let now = TestNow()
-        let router = try buildRouter(
-            publicDirectory: FormHarness.publicDirectory, data: .memory(), settings: AppSettings(), now: now.now, logger: LogCollector().logger)
-        let browser = Browser(InProcessClient(router))
-        try await browser.signIn("alex", "alex-demo-1")
-        let request = try Request(method: .get, target: "/api/feed/sections", headers: ["Cookie": try #require(browser.cookie)])
-        func answeredAtOnce() -> Bool { if case .now = router.reply(to: request) { true } else { false } }
-        #expect(answeredAtOnce(), "a session just made needs no write")
-        now.advance(60)  // a session is touched at most once a minute
-        #expect(!answeredAtOnce(), "due its touch: the task writes it")
-        #expect(try await browser.get("/api/feed/sections").status == .ok)
-        #expect(answeredAtOnce(), "touched: at once again")
-        now.advance(59)
-        #expect(answeredAtOnce(), "not yet due")
+@Suite("A session's last visit", .timeLimit(.minutes(1)))
+struct SessionTouchTests {
+    @Test("A visit writes the session's last-seen time once it is a minute old, and not again within the minute", arguments: Engine.allCases)
+    func touchedOncePerMinute(engine: Engine) async throws {
+        try await TestDatabase.withData(engine) { data, _ in
+            let now = TestNow()
+            let (browser, _) = try browser(data, now: now)
+            try await browser.signIn("alex", "alex-demo-1")
+            let cookie = try #require(browser.cookie)
+            let hash = SecretToken.hash(String(cookie.drop { $0 != "=" }.dropFirst()))
+            func lastSeen() async throws -> Int? { try await data.accounts.session(tokenHash: hash)?.lastSeenAt }
+            let signedInAt = try #require(try await lastSeen())
+            now.advance(59)
+            #expect(try await browser.get("/api/feed/sections").status == .ok)
+            #expect(try await lastSeen() == signedInAt, "a visit within the minute writes nothing")
+            now.advance(1)
+            #expect(try await browser.get("/api/feed/sections").status == .ok)
+            #expect(try await lastSeen() == signedInAt + 60, "a minute on, the visit is written")
+            now.advance(59)
+            #expect(try await browser.get("/feed").status == .ok)
+            #expect(try await lastSeen() == signedInAt + 60, "not yet due again")
+        }
     }
 }
 

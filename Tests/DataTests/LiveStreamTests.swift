@@ -7,11 +7,12 @@ import Testing
 
 /// The app with a live hub, on a real server, and sessions for two users.
 private struct LiveApp {
-    let data = AppData.memory()
+    let data: AppData
     let hub: LiveHub
     let router: Router
 
     init(hub: LiveHub = LiveHub()) throws {
+        data = try AppData.memory()
         self.hub = hub
         router = try buildRouter(publicDirectory: FormHarness.publicDirectory, data: data, live: hub, logger: LogCollector().logger)
     }

@@ -7,7 +7,8 @@ import Synchronization
 import Testing
 
 /// A feed store on a real database whose reads first run one more
-/// statement, chosen per read: a slow one, or one that never ends.
+/// statement, chosen per read: a slow one, or one that never ends. It reads
+/// as the app's store does (`pool.read`): on SQLite, on the request's thread.
 final class QueryingFeedStore: FeedStore {
     let base: any FeedStore
     let pool: ConnectionPool
@@ -24,7 +25,7 @@ final class QueryingFeedStore: FeedStore {
 
     private func first(_ section: String) async throws {
         guard let sql = before[section] else { return }
-        let span = try await pool.run { db in
+        let span = try await pool.read { db in
             let start = ContinuousClock.now
             _ = try db.query(sql, [])
             return (start: start, end: ContinuousClock.now)

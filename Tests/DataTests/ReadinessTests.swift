@@ -29,7 +29,7 @@ extension TakingTurns {
         func draining() async throws {
             let readiness = Readiness(pool: nil)
             let router = try buildRouter(
-                publicDirectory: FormHarness.publicDirectory, data: .memory(), readiness: readiness, logger: LogCollector().logger)
+                publicDirectory: FormHarness.publicDirectory, data: try .memory(), readiness: readiness, logger: LogCollector().logger)
             let client = InProcessClient(router)
             #expect(try await client.get("/readyz").bodyText == "ready")
             readiness.startDraining()

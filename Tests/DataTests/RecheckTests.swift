@@ -8,7 +8,7 @@ import Testing
 struct RecheckTests {
     @Test("count as activity only when the visitor made the request: an open live tab lets its session idle out")
     func rechecksDoNotTouch() async throws {
-        let data = AppData.memory()
+        let data = try AppData.memory()
         let now = TestNow()
         let accounts = Accounts(
             store: data.accounts, hasher: data.hasher, settings: AccountSettings(sessionIdle: .seconds(600)), logger: LogCollector().logger,

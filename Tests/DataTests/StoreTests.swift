@@ -1,7 +1,8 @@
-import FeedApp
 import Sectional
 import SectionalSecurity
 import Testing
+
+@testable import FeedApp
 
 @Suite("The stores, on every engine", .timeLimit(.minutes(1)))
 struct StoreTests {
@@ -26,52 +27,14 @@ struct StoreTests {
         }
     }
 
-    @Test("Memory answers the feed's reads at once, with the same data; a database's reads wait", arguments: Engine.allCases)
-    func immediateReads(engine: Engine) async throws {
-        try await TestDatabase.withData(engine) { data, _ in
-            guard let immediate = data.feed.immediateReads else {
-                #expect(engine != .memory, "memory answers at once")
-                return
-            }
-            #expect(engine == .memory, "a database's reads wait for it")
-            let accounts = try await data.feed.accounts(of: alex)
-            let alerts = try await data.feed.alerts(of: sam)
-            #expect(try immediate.accounts(of: alex) == accounts)
-            #expect(try immediate.alerts(of: sam) == alerts)
-        }
-    }
-
-    @Test(
-        "Memory answers sessions, layouts and day reads at once too, with the same data; a database's wait",
-        arguments: Engine.allCases)
-    func immediateAccountLayoutAndDayReads(engine: Engine) async throws {
-        try await TestDatabase.withData(engine) { data, _ in
-            let stores = (data.accounts.immediateSessions, data.layouts.immediateLayouts, data.day.immediateDayReads)
-            guard let sessions = stores.0, let layouts = stores.1, let day = stores.2 else {
-                #expect(engine != .memory, "memory answers at once")
-                #expect(stores.0 == nil && stores.1 == nil && stores.2 == nil, "a database answers none at once")
-                return
-            }
-            #expect(engine == .memory, "a database's reads wait for it")
-            try await data.accounts.createSession(tokenHash: "h", user: alex, now: 100)
-            #expect(sessions.session(tokenHash: "h") == (try await data.accounts.session(tokenHash: "h")))
-            #expect(sessions.session(tokenHash: "unknown") == nil)
-            #expect(sessions.apiTokenUser(tokenHash: "unknown") == nil)
-            try await data.layouts.saveLayout(["alerts"], of: alex, page: "feed")
-            #expect(layouts.savedLayout(of: alex, page: "feed") == ["alerts"])
-            #expect(layouts.savedLayout(of: sam, page: "feed") == nil)
-            let november = Day(2026, 11, 3)
-            #expect(try day.sleep(of: sam, on: november) == (try await data.day.sleep(of: sam, on: november)))
-            #expect(try day.workout(of: alex, on: Day(2028, 1, 1)) == nil)
-        }
-    }
-
     @Test("Day data is the seed's inside its years and nothing outside them", arguments: Engine.allCases)
     func dayData(engine: Engine) async throws {
-        let memory = MemoryStore()
+        let (alexSeed, samSeed) = (SeedData.users[0], SeedData.users[1])
         try await TestDatabase.withData(engine) { data, _ in
             for day in [Day(2026, 1, 1), Day(2026, 11, 3), Day(2027, 12, 31)] {
-                let (summary, sleep, workout) = (memory.summary(of: alex, on: day), memory.sleep(of: sam, on: day), memory.workout(of: alex, on: day))
+                let (summary, sleep, workout) = (
+                    SeedData.summary(for: alexSeed, on: day), SeedData.sleep(for: samSeed, on: day), SeedData.workout(for: alexSeed, on: day)
+                )
                 #expect(try await data.day.summary(of: alex, on: day) == summary)
                 #expect(try await data.day.sleep(of: sam, on: day) == sleep)
                 #expect(try await data.day.workout(of: alex, on: day) == workout)

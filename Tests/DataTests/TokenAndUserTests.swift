@@ -218,7 +218,7 @@ struct CrossUserTests {
 @Suite("Cookies behind a proxy", .timeLimit(.minutes(1)))
 struct ProxyCookieTests {
     func signInCookie(trusting proxies: Set<String>, headers: [String]) async throws -> String {
-        let data = AppData.memory()
+        let data = try AppData.memory()
         let router = try buildRouter(
             publicDirectory: FormHarness.publicDirectory, data: data, settings: AppSettings(accounts: AccountSettings(trustedProxies: proxies)),
             logger: LogCollector().logger)

@@ -61,7 +61,7 @@ struct DayPageTests {
     @Test("The page's children all show the date the calendar chose", arguments: ["2024-02-29", "2026-01-01", "2030-12-31"])
     func reloadThroughTheParent(date: String) throws {
         let day = try #require(Day(iso: date))
-        let data = AppData.memory()
+        let data = try AppData.memory()
         let formGuard = FormGuard(key: data.formKey)
         let accounts = Accounts(store: data.accounts, hasher: data.hasher, settings: AccountSettings(), logger: LogCollector().logger, now: unixNow)
         let page = DayPage(store: data.day, accounts: accounts, formGuard: formGuard)

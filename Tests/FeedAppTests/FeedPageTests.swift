@@ -104,7 +104,7 @@ struct FeedPageTests {
             (.warning, "First warning", "a"), (.info, "A note", "b"), (.warning, "Second warning", "c"), (.critical, "Alarm", "d"),
             (.warning, "Third warning", "e"),
         ]
-        let app = try await AppHarness(feedStore: MemoryStore(users: [user] + SeedData.users.dropFirst()))
+        let app = try await AppHarness(feedStore: SeedFeedStore(users: [user] + SeedData.users.dropFirst()))
         let body = try await app.get("/feed?sections=alerts").bodyText
         let titles = body.matches(of: /<strong>([^<]*)<\/strong>/).map { String($0.output.1) }
         #expect(titles == ["Alarm", "First warning", "Second warning", "Third warning", "A note"])

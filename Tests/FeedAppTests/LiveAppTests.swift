@@ -14,7 +14,7 @@ import Testing
 struct LiveAppTests {
     @Test("/feed, a fragment and the JSON, fetched over HTTP")
     func pagesOverHTTP() async throws {
-        let data = AppData.memory()
+        let data = try AppData.memory()
         let router = try buildRouter(publicDirectory: AppHarness.publicDirectory, data: data, logger: LogCollector().logger)
         let cookie = try await InProcessClient(router).signIn()
         try await withLiveServer(router) { server in

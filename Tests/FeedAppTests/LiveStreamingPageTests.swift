@@ -8,7 +8,7 @@ import Testing
 struct LiveStreamingPageTests {
     /// The app on `store`, and the `Cookie` line of a signed-in session.
     private func app(_ store: ControlledFeedStore, timeout: Duration = .seconds(30)) async throws -> (Router, String) {
-        let data = AppData.memory().replacingFeed(with: store)
+        let data = try AppData.memory().replacingFeed(with: store)
         let router = try buildRouter(
             publicDirectory: AppHarness.publicDirectory, data: data, settings: AppSettings(sectionTimeout: timeout), logger: LogCollector().logger)
         return (router, "Cookie: " + (try await InProcessClient(router).signIn()))

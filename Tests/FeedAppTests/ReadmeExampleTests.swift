@@ -55,8 +55,8 @@ struct GoalsPage: ComposedPage {
 @Suite("The README's example section and page")
 struct ReadmeExampleTests {
     @Test("The section renders alone with the data a test gives it")
-    func rendersAlone() async {
-        let rendered = await RenderedSection.render(SavingsGoalSection(store: MemoryStore(), user: UserID(1)))
+    func rendersAlone() async throws {
+        let rendered = await RenderedSection.render(SavingsGoalSection(store: try AppData.memory().feed, user: UserID(1)))
         #expect(rendered.status == .ok)
         #expect(rendered.content.contains("$12,500.00 of $20,000.00 saved"))
         #expect(rendered.content.contains(#"<progress value="62" max="100">62%</progress>"#))
@@ -67,7 +67,7 @@ struct ReadmeExampleTests {
     func servedAsAPage() async throws {
         let site = Site(name: "Sectional", head: DocumentHead(language: "en"), home: .init(path: "/goals", label: "Back"))
         var router = Router(logger: LogCollector().logger)
-        router.addPage(GoalsPage(store: MemoryStore(), user: UserID(1)), in: site)
+        router.addPage(GoalsPage(store: try AppData.memory().feed, user: UserID(1)), in: site)
         let client = InProcessClient(router)
         #expect(try await client.get("/goals").bodyText.contains("of $20,000.00 saved"))
         #expect(try await client.get("/goals/sections/savings-goal").status == .ok)

@@ -6,12 +6,12 @@ import Testing
 /// A store whose credit bureau is down.
 struct BrokenCreditStore: FeedStore {
     struct BureauDown: Error {}
-    let demo = MemoryStore()
-    func accounts(of user: UserID) async throws -> [Account] { try demo.accounts(of: user) }
-    func alerts(of user: UserID) async throws -> [FeedAlert] { try demo.alerts(of: user) }
+    let demo = SeedFeedStore()
+    func accounts(of user: UserID) async throws -> [Account] { try await demo.accounts(of: user) }
+    func alerts(of user: UserID) async throws -> [FeedAlert] { try await demo.alerts(of: user) }
     func creditScore(of user: UserID) async throws -> CreditScore { throw BureauDown() }
     func recentTransactions(of user: UserID, limit: Int) async throws -> [Transaction] {
-        try demo.recentTransactions(of: user, limit: limit)
+        try await demo.recentTransactions(of: user, limit: limit)
     }
     func dismissAlert(_ id: Int, of user: UserID) async throws -> Bool { try await demo.dismissAlert(id, of: user) }
     func restoreAlerts(of user: UserID) async throws -> Int { try await demo.restoreAlerts(of: user) }

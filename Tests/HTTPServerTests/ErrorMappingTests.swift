@@ -8,7 +8,7 @@ import Testing
     static func router(log: LogCollector, throwing error: any Error & Sendable) -> Router {
         var router = Router(logger: log.logger)
         router.get("/async") { _ -> String in throw error }
-        router.getImmediately("/immediate") { _ -> String in throw error }
+        router.getSynchronously("/immediate") { _ -> String in throw error }
         router.get("/fine") { _ in "fine" }
         return router
     }
@@ -51,7 +51,7 @@ import Testing
     @Test func immediateRouteErrorIsMappedOnTheImmediatePathToo() throws {
         let log = LogCollector()
         let router = Self.router(log: log, throwing: DatabaseFailure())
-        let response = try #require(router.respondImmediately(to: Request(method: .get, path: "/immediate")))
+        let response = try #require(router.respondSynchronously(to: Request(method: .get, path: "/immediate")))
         #expect(response.status == .internalServerError)
         #expect(!response.bodyText.contains("hunter2"))
         #expect(log.lines.count == 1)

@@ -6,7 +6,7 @@ import Testing
 @Suite(.timeLimit(.minutes(1))) struct LiveResponderTests {
     /// Answers `/now` at once; anything else by `respond`, which says so.
     struct TwoPaths: Responder {
-        func respondImmediately(to request: Request) -> Response? {
+        func respondSynchronously(to request: Request) -> Response? {
             request.path == "/now" ? "at once".response() : nil
         }
         func respond(to request: Request) async throws -> Response {
@@ -32,7 +32,7 @@ import Testing
     @Test("A handler sees the client's address as text, an IPv4 client of a dual-stack listener as a.b.c.d", arguments: ["127.0.0.1", "::"])
     func clientAddress(host: String) async throws {
         var router = Router(logger: LogCollector().logger)
-        router.getImmediately("/whoami") { request in request.clientAddress ?? "unknown" }
+        router.getSynchronously("/whoami") { request in request.clientAddress ?? "unknown" }
         router.get("/whoami-later") { request in request.clientAddress ?? "unknown" }
         var configuration = ServerConfiguration.forTests()
         configuration.host = host
@@ -49,7 +49,7 @@ import Testing
     @Test("A router answers by its route found once: an async route, an immediate one, and none")
     func routerReplies() async throws {
         var router = Router(logger: LogCollector().logger)
-        router.getImmediately("/hello") { _ in "hello" }
+        router.getSynchronously("/hello") { _ in "hello" }
         router.get("/slow/{name}") { request in request.parameters["name"].map { "slow \($0)" } ?? "" }
         guard case .now(let hello) = router.reply(to: try Request(method: .get, target: "/hello")) else {
             Issue.record("an immediate route answers now")

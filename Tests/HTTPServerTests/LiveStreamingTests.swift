@@ -184,7 +184,7 @@ struct ImmediateStreamTests {
     func producedInATask() async throws {
         var router = Router(logger: LogCollector().logger)
         router.on(.get, "/replying", replying: { _ in .now(twoPartStream("at ", "once")) })
-        router.getImmediately("/immediate") { _ in twoPartStream("at ", "once") }
+        router.getSynchronously("/immediate") { _ in twoPartStream("at ", "once") }
         try await withLiveServer(router) { server in
             for path in ["/replying", "/immediate"] {
                 let response = try await onOwnThread { try RawHTTPClient(port: server.port).request(path) }

@@ -37,7 +37,7 @@ import Testing
         arguments: [0, 1, 5_000, 200_000])
     func sentWhole(count: Int) async throws {
         var router = Router(logger: LogCollector().logger)
-        router.getImmediately("/page") { _ in Response(body: .buffer(Self.buffer(count: count))) }
+        router.getSynchronously("/page") { _ in Response(body: .buffer(Self.buffer(count: count))) }
         let expected = Self.buffer(count: count).withBytes { Array($0) }
         try await withLiveServer(router) { server in
             let port = server.port
@@ -58,7 +58,7 @@ import Testing
     func freedOnceSent() async throws {
         let last = LastBuffer()
         var router = Router(logger: LogCollector().logger)
-        router.getImmediately("/page") { _ in
+        router.getSynchronously("/page") { _ in
             let buffer = Self.buffer(count: 10_000)
             last.keep(buffer)
             return Response(body: .buffer(buffer))

@@ -15,7 +15,7 @@ import Testing
         router.get("/users/{user}/posts/{post}") { request in
             "\(request.parameters["user"] ?? "?")/\(request.parameters["post"] ?? "?")"
         }
-        router.getImmediately("/healthz") { _ in "ok" }
+        router.getSynchronously("/healthz") { _ in "ok" }
         return router
     }
 
@@ -82,12 +82,12 @@ import Testing
 
     @Test func immediateRoutesAnswerWithoutTheAsyncPath() throws {
         let router = Self.makeRouter()
-        let health = try #require(router.respondImmediately(to: Request(method: .get, target: "/healthz")))
+        let health = try #require(router.respondSynchronously(to: Request(method: .get, target: "/healthz")))
         #expect(health.bodyText == "ok")
-        let missing = try #require(router.respondImmediately(to: Request(method: .get, target: "/nowhere")))
+        let missing = try #require(router.respondSynchronously(to: Request(method: .get, target: "/nowhere")))
         #expect(missing.status == .notFound)
         // An async route must be left to `respond(to:)`.
-        #expect(router.respondImmediately(to: try Request(method: .get, target: "/feed")) == nil)
+        #expect(router.respondSynchronously(to: try Request(method: .get, target: "/feed")) == nil)
     }
 
     /// A route that answers at once or later as `mode` says, and refuses now or in its task.

@@ -22,12 +22,12 @@ import Testing
         let busyThread = Mutex<UInt?>(nil)
         var router = Router()
         // Answered at once, on the worker thread that holds the connection.
-        router.getImmediately("/which") { _ in
+        router.getSynchronously("/which") { _ in
             answerers.record()
             return "ok"
         }
         // Holds its worker thread, as a burst finds one worker in the middle of an answer.
-        router.getImmediately("/busy") { _ in
+        router.getSynchronously("/busy") { _ in
             busyThread.withLock { $0 = Answerers.thread }
             answerers.busyStarted.store(true, ordering: .releasing)
             Thread.sleep(forTimeInterval: 0.3)

@@ -85,7 +85,7 @@ struct LoadDeadlineTests {
         page.addChild(slow("patient", .milliseconds(300), on: clock))
 
         async let loaded = page.loadTree(timeout: .seconds(30), clock: clock)
-        // Two loads, and one timer for each distinct deadline.
+        // Two loads, and a deadline's timer for each.
         await clock.advance(by: .milliseconds(100), whenSleepersReach: 4)
         clock.advance(by: .milliseconds(200))
         let report = await loaded
@@ -103,7 +103,7 @@ struct LoadDeadlineTests {
         for id: SectionID in ["a", "b"] { page.addChild(slow(id, .milliseconds(10), on: clock)) }
 
         async let loaded = page.loadTree(timeout: .seconds(20), clock: clock)
-        await clock.advance(by: .milliseconds(10), whenSleepersReach: 3)
+        await clock.advance(by: .milliseconds(10), whenSleepersReach: 4)  // two loads and their deadlines' timers
         let report = await loaded
 
         #expect(clock.now.offset == .milliseconds(10), "loadTree returned when the loads ended, not at the deadline")
@@ -155,7 +155,7 @@ struct LoadDeadlineTests {
                 })
         }()
         await clock.advance(by: .milliseconds(10), whenSleepersReach: 4)
-        await clock.advance(by: .milliseconds(50), whenSleepersReach: 3)
+        await clock.advance(by: .milliseconds(50), whenSleepersReach: 2)  // the hanging load and its deadline
         await clock.advance(by: .milliseconds(60), whenSleepersReach: 2)
         await loaded
 
@@ -190,7 +190,7 @@ struct LoadDeadlineTests {
         let clock = TestClock()
         page.addChild(hanging("credit-score", on: clock, cancelled: cancelled, deadline: .milliseconds(50)))
         async let loaded = page.loadTree(timeout: .seconds(30), clock: clock)
-        await clock.advance(by: .milliseconds(50), whenSleepersReach: 3)
+        await clock.advance(by: .milliseconds(50), whenSleepersReach: 2)  // the hanging load and its deadline
         let report = await loaded
 
         let described = PageDescription(plan: plan, address: PageAddress(path: "/feed"), report: report)

@@ -91,22 +91,6 @@ struct Accounts: Sendable {
         }
     }
 
-    /// The signed-in visitor, when the store reads sessions at once and
-    /// nothing is to be written (the session neither expired nor due a
-    /// touch): a page's usual visit, answered with no task. `nil` leaves
-    /// the request to `requireVisitor(_:)`, which also answers every refusal.
-    func visitorAtHand(for request: Request) -> Visitor? {
-        guard let sessions = store.immediateSessions else { return nil }
-        if let bearer = request.bearerToken {
-            guard SecretToken.isWellFormed(bearer), let user = sessions.apiTokenUser(tokenHash: SecretToken.hash(bearer)) else { return nil }
-            return Visitor(user: user, sessionHash: nil)
-        }
-        guard let hash = sessionHash(in: request), let session = sessions.session(tokenHash: hash),
-            state(of: session, at: now(), for: request) == .current
-        else { return nil }
-        return Visitor(user: session.user, sessionHash: hash)
-    }
-
     /// The hash of the session token the request's cookie carries, if it carries a well-formed one.
     private func sessionHash(in request: Request) -> String? {
         cookie.withValue(in: request, sessionHashes.hash(ofWellFormed:)) ?? nil

@@ -53,19 +53,4 @@ public protocol AccountStore: Sendable {
 
     /// Whether the demo users were seeded into this database: the sign-in page then names them.
     func isDemoData() async throws -> Bool
-
-    /// The session reads answering at once, when the store holds them in memory.
-    var immediateSessions: (any ImmediateSessionReads)? { get }
-}
-
-extension AccountStore {
-    /// None: reads wait (a database).
-    public var immediateSessions: (any ImmediateSessionReads)? { nil }
-}
-
-/// Sessions and API tokens read at once, from memory (`MemoryStore`): a
-/// page then finds its visitor with no task. The same reads as `AccountStore`'s.
-public protocol ImmediateSessionReads: Sendable {
-    func session(tokenHash: String) -> StoredSession?
-    func apiTokenUser(tokenHash: String) -> User?
 }

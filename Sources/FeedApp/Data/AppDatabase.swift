@@ -3,6 +3,7 @@ import SectionalSQL
 import SectionalSQLite
 import SectionalSecurity
 import SectionalServer
+import Synchronization
 
 #if canImport(Glibc)
     import Glibc
@@ -37,7 +38,7 @@ public enum DatabaseLocation: Equatable, Sendable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .sqlite(let path): "SQLite \(path)"
-        case .memory: "memory (seeded, not kept)"
+        case .memory: "SQLite in memory (seeded, not kept)"
         case .postgres(let url): "PostgreSQL " + Self.withoutPassword(url)
         }
     }
@@ -64,7 +65,7 @@ public struct AppData: Sendable {
     /// Everyone who could use the app when it opened, by id.
     public let users: [User]
     public let formKey: [UInt8]
-    /// The connections, when the data is in a database.
+    /// The database's connections; `nil` for data a test made up.
     public let pool: ConnectionPool?
     /// How passwords are hashed and checked.
     public let hasher: PasswordHasher
@@ -84,16 +85,31 @@ public struct AppData: Sendable {
         self.hasher = hasher
     }
 
-    /// The seed data in memory, its passwords hashed with `hasher`.
-    public static func memory(hasher: PasswordHasher = PasswordHasher(.minimal)) -> AppData {
-        let store = MemoryStore(hasher: hasher)
-        let users = SeedData.users.enumerated().map { User(id: UserID($0.offset + 1), name: $0.element.name, displayName: $0.element.displayName) }
-        return AppData(
-            feed: store, day: store, layouts: store, accounts: store, users: users, formKey: FormGuard.newKey(), pool: nil, hasher: hasher)
+    /// The seed data in a SQLite database held in memory, its passwords
+    /// hashed with `hasher`: what `--database memory:` serves, through the
+    /// same store as a file. Each call makes a database of its own.
+    /// - Throws: `DatabaseProblem` when SQLite cannot make it.
+    public static func memory(hasher: PasswordHasher = PasswordHasher(.minimal)) throws(DatabaseProblem) -> AppData {
+        let path = SQLiteConnection.sharedMemory(named: "sectional-\(getpid())-\(memoryDatabases.add(1, ordering: .relaxed).oldValue)")
+        do {
+            // Prepared on a connection of this thread's, kept open until the
+            // pool's own holds the database (it is gone when the last one closes).
+            let setup = try SQLiteConnection(path: path)
+            let formKey = try prepare(setup, seed: true, hasher: hasher)
+            let pool = try ConnectionPool(size: 1, dialect: .sqlite, readers: sqliteReaders(path)) { () throws(SQLError) in
+                try SQLiteConnection(path: path)
+            }
+            return make(on: pool, users: try SQLStore.users(setup), formKey: formKey, hasher: hasher)
+        } catch {
+            throw DatabaseProblem("cannot make the database in memory: \(error)")
+        }
     }
 
-    /// Opens `location` with `connections` connections, applies pending
-    /// migrations and, when `seed` and the database has no users, the demo data.
+    private static let memoryDatabases = Atomic<Int>(1)
+
+    /// Opens `location`, applies pending migrations and, when `seed` and the
+    /// database has no users, the demo data. SQLite gets one writer and a
+    /// reader on each thread that reads; PostgreSQL `connections` connections.
     /// - Throws: `DatabaseProblem`, one line saying what is wrong.
     public static func open(
         _ location: DatabaseLocation, connections: Int, seed: Bool = true, hasher: PasswordHasher = PasswordHasher()
@@ -101,10 +117,11 @@ public struct AppData: Sendable {
         let pool: ConnectionPool
         do {
             switch location {
-            case .memory: return memory(hasher: hasher)
+            case .memory: return try memory(hasher: hasher)
             case .sqlite(let path):
                 try createParentDirectory(of: path)
-                pool = try await ConnectionPool.opening(size: connections, dialect: .sqlite) { () throws(SQLError) in try SQLiteConnection(path: path)
+                pool = try await ConnectionPool.opening(size: 1, dialect: .sqlite, readers: sqliteReaders(path)) { () throws(SQLError) in
+                    try SQLiteConnection(path: path)
                 }
             case .postgres(let url):
                 let withTimeout = url.contains("connect_timeout") ? url : url + (url.contains("?") ? "&" : "?") + "connect_timeout=5"
@@ -118,19 +135,29 @@ public struct AppData: Sendable {
             throw DatabaseProblem("cannot open \(location): \(error)")
         }
         do {
-            let formKey = try await pool.run { db in
-                try db.migrate(Schema.migrations)
-                if seed { try Seeder.seedIfEmpty(db, hasher: hasher) }
-                return try Self.formKey(db)
-            }
-            let store = SQLStore(pool: pool)
-            return AppData(
-                feed: store, day: store, layouts: store, accounts: store, users: try await store.users(), formKey: formKey, pool: pool,
-                hasher: hasher)
+            let (formKey, users) = try await pool.run { db in (try prepare(db, seed: seed, hasher: hasher), try SQLStore.users(db)) }
+            return make(on: pool, users: users, formKey: formKey, hasher: hasher)
         } catch {
             pool.close()
             throw DatabaseProblem("cannot prepare \(location): \(error)")
         }
+    }
+
+    /// A SQLite reader's connection to `path`, for each thread that reads.
+    private static func sqliteReaders(_ path: String) -> @Sendable () throws(SQLError) -> any SQLConnection {
+        { () throws(SQLError) in try SQLiteConnection(path: path, readOnly: true) }
+    }
+
+    /// Migrates `db`, seeds it when asked and empty. - Returns: the form key.
+    private static func prepare(_ db: any SQLConnection, seed: Bool, hasher: PasswordHasher) throws -> [UInt8] {
+        try db.migrate(Schema.migrations)
+        if seed { try Seeder.seedIfEmpty(db, hasher: hasher) }
+        return try formKey(db)
+    }
+
+    private static func make(on pool: ConnectionPool, users: [User], formKey: [UInt8], hasher: PasswordHasher) -> AppData {
+        let store = SQLStore(pool: pool)
+        return AppData(feed: store, day: store, layouts: store, accounts: store, users: users, formKey: formKey, pool: pool, hasher: hasher)
     }
 
     /// The form key every replica shares: made once, by whichever starts first.

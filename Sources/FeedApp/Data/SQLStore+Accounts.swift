@@ -2,7 +2,7 @@ import SectionalSQL
 
 extension SQLStore: AccountStore {
     public func user(named name: String) async throws -> (user: User, passwordHash: String?)? {
-        try await pool.run { db in
+        try await pool.read { db in
             try db.query("SELECT id, name, display_name, password_hash FROM users WHERE name = $1", [.text(name)]).first.map {
                 row throws(SQLError) in
                 (User(id: UserID(try row.int(0)), name: try row.text(1), displayName: try row.text(2)), row.optionalText(3))
@@ -38,7 +38,7 @@ extension SQLStore: AccountStore {
     }
 
     public func session(tokenHash: String) async throws -> StoredSession? {
-        try await pool.run { db in
+        try await pool.read { db in
             try db.query(
                 """
                 SELECT u.id, u.name, u.display_name, s.created_at, s.last_seen_at
@@ -77,7 +77,7 @@ extension SQLStore: AccountStore {
     }
 
     public func apiTokenUser(tokenHash: String) async throws -> User? {
-        try await pool.run { db in
+        try await pool.read { db in
             try db.query(
                 """
                 SELECT u.id, u.name, u.display_name FROM api_tokens t JOIN users u ON u.id = t.user_id

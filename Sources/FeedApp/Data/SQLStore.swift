@@ -2,8 +2,9 @@ import Sectional
 import SectionalSQL
 
 /// The feed's, the day page's and the layouts' data on SQLite or
-/// PostgreSQL: the same SQL for both, each query scoped by user, run on
-/// the pool's threads.
+/// PostgreSQL: the same SQL for both, each query scoped by user. Reads run
+/// where the pool reads (on SQLite, the caller's own thread); writes on the
+/// pool's writer, each in its transaction.
 public final class SQLStore: FeedStore, DayStore, LayoutStore, Sendable {
     public let pool: ConnectionPool
 
@@ -12,7 +13,7 @@ public final class SQLStore: FeedStore, DayStore, LayoutStore, Sendable {
     // MARK: Feed
 
     public func accounts(of user: UserID) async throws -> [Account] {
-        try await pool.run { db in
+        try await pool.read { db in
             try db.query(
                 "SELECT name, last_digits, balance_cents FROM accounts WHERE user_id = $1 ORDER BY position", [.int(user.rawValue)]
             ).map { row throws(SQLError) in
@@ -22,7 +23,7 @@ public final class SQLStore: FeedStore, DayStore, LayoutStore, Sendable {
     }
 
     public func alerts(of user: UserID) async throws -> [FeedAlert] {
-        try await pool.run { db in
+        try await pool.read { db in
             try db.query("SELECT id, severity, title, body, dismissed FROM alerts WHERE user_id = $1 ORDER BY id", [.int(user.rawValue)])
                 .map { row throws(SQLError) in
                     FeedAlert(
@@ -33,7 +34,7 @@ public final class SQLStore: FeedStore, DayStore, LayoutStore, Sendable {
     }
 
     public func creditScore(of user: UserID) async throws -> CreditScore {
-        try await pool.run { db in
+        try await pool.read { db in
             let history = try db.query(
                 "SELECT score FROM credit_scores WHERE user_id = $1 ORDER BY month DESC LIMIT 12", [.int(user.rawValue)]
             ).map { row throws(SQLError) in try row.int(0) }.reversed()
@@ -42,7 +43,7 @@ public final class SQLStore: FeedStore, DayStore, LayoutStore, Sendable {
     }
 
     public func recentTransactions(of user: UserID, limit: Int) async throws -> [Transaction] {
-        try await pool.run { db in
+        try await pool.read { db in
             try db.query(
                 "SELECT day, merchant, amount_cents FROM transactions WHERE user_id = $1 ORDER BY day DESC, id LIMIT $2",
                 [.int(user.rawValue), .int(limit)]
@@ -68,7 +69,7 @@ public final class SQLStore: FeedStore, DayStore, LayoutStore, Sendable {
     // MARK: Layouts
 
     public func savedLayout(of user: UserID, page: String) async throws -> [SectionID]? {
-        try await pool.run { db in
+        try await pool.read { db in
             try db.query("SELECT sections FROM layouts WHERE user_id = $1 AND page = $2", [.int(user.rawValue), .text(page)]).first.map {
                 row throws(SQLError) in try row.text(0).split(separator: ",").map { SectionID(String($0)) }
             }
@@ -95,7 +96,7 @@ public final class SQLStore: FeedStore, DayStore, LayoutStore, Sendable {
     // MARK: Day
 
     public func summary(of user: UserID, on day: Day) async throws -> DaySummary? {
-        try await pool.run { db in
+        try await pool.read { db in
             try db.query(
                 "SELECT steps, active_minutes, calories FROM day_summaries WHERE user_id = $1 AND day = $2",
                 [.int(user.rawValue), .text(day.description)]
@@ -106,7 +107,7 @@ public final class SQLStore: FeedStore, DayStore, LayoutStore, Sendable {
     }
 
     public func sleep(of user: UserID, on day: Day) async throws -> Night? {
-        try await pool.run { db in
+        try await pool.read { db in
             try db.query(
                 "SELECT bedtime_minutes, minutes_asleep, quality FROM sleep_nights WHERE user_id = $1 AND day = $2",
                 [.int(user.rawValue), .text(day.description)]
@@ -117,7 +118,7 @@ public final class SQLStore: FeedStore, DayStore, LayoutStore, Sendable {
     }
 
     public func workout(of user: UserID, on day: Day) async throws -> Workout? {
-        try await pool.run { db in
+        try await pool.read { db in
             try db.query(
                 "SELECT kind, minutes, metres, note FROM workouts WHERE user_id = $1 AND day = $2", [.int(user.rawValue), .text(day.description)]
             ).first.map { row throws(SQLError) in
@@ -130,10 +131,13 @@ public final class SQLStore: FeedStore, DayStore, LayoutStore, Sendable {
 
     /// Every user, by id.
     public func users() async throws -> [User] {
-        try await pool.run { db in
-            try db.query("SELECT id, name, display_name FROM users ORDER BY id", []).map { row throws(SQLError) in
-                User(id: UserID(try row.int(0)), name: try row.text(1), displayName: try row.text(2))
-            }
+        try await pool.read { db in try Self.users(db) }
+    }
+
+    /// Every user of the database `db`, by id.
+    static func users(_ db: any SQLConnection) throws -> [User] {
+        try db.query("SELECT id, name, display_name FROM users ORDER BY id", []).map { row throws(SQLError) in
+            User(id: UserID(try row.int(0)), name: try row.text(1), displayName: try row.text(2))
         }
     }
 

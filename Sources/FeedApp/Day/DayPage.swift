@@ -38,12 +38,6 @@ struct DayPage: ComposedPage {
         try context(of: try await accounts.requireVisitor(request), request)
     }
 
-    /// The context when the store keeps sessions in memory and the visit writes nothing; no layouts are saved.
-    func startAtHand(from request: Request) throws(HTTPError) -> PageStart<Context>? {
-        guard let visitor = accounts.visitorAtHand(for: request) else { return nil }
-        return PageStart(context: try context(of: visitor, request))
-    }
-
     private func context(of visitor: Visitor, _ request: Request) throws(HTTPError) -> Context {
         let account = AccountMenu(visitor, formGuard: formGuard)
         guard let text = request.queryValue("date") else { return Context(day: Day.today(), account: account) }

@@ -31,20 +31,4 @@ public protocol DayStore: Sendable {
     func sleep(of user: UserID, on day: Day) async throws -> Night?
     /// `nil` for a rest day or a day with nothing recorded.
     func workout(of user: UserID, on day: Day) async throws -> Workout?
-
-    /// The same reads answering at once, when the store holds its data in memory.
-    var immediateDayReads: (any ImmediateDayReads)? { get }
-}
-
-extension DayStore {
-    /// None: reads wait (a database).
-    public var immediateDayReads: (any ImmediateDayReads)? { nil }
-}
-
-/// A store whose day reads answer at once, from memory (`MemoryStore`): the
-/// day's sections read it with no task of their own. The same reads as `DayStore`'s.
-public protocol ImmediateDayReads: Sendable {
-    func summary(of user: UserID, on day: Day) throws -> DaySummary?
-    func sleep(of user: UserID, on day: Day) throws -> Night?
-    func workout(of user: UserID, on day: Day) throws -> Workout?
 }

@@ -61,13 +61,6 @@ struct FeedPage: ComposedPage {
         try context(of: try await accounts.requireVisitor(request), request)
     }
 
-    /// The context and saved layout when the store keeps sessions and
-    /// layouts in memory and the visit writes nothing.
-    func startAtHand(from request: Request) throws(HTTPError) -> PageStart<Context>? {
-        guard let layouts = layouts.immediateLayouts, let visitor = accounts.visitorAtHand(for: request) else { return nil }
-        return PageStart(context: try context(of: visitor, request), savedLayout: layouts.savedLayout(of: visitor.user.id, page: name))
-    }
-
     private func context(of visitor: Visitor, _ request: Request) throws(HTTPError) -> Context {
         Context(
             forms: FormContext(visitor, formGuard: formGuard), account: AccountMenu(visitor, formGuard: formGuard),

@@ -1,7 +1,7 @@
 import Sectional
 
 /// Where the feed's sections read their data and its forms write, always
-/// for one user: `SQLStore` on SQLite or PostgreSQL, `MemoryStore` in memory.
+/// for one user: `SQLStore` on SQLite or PostgreSQL.
 public protocol FeedStore: Sendable {
     func accounts(of user: UserID) async throws -> [Account]
     /// Every alert, dismissed ones included, in the order they were raised.
@@ -16,46 +16,20 @@ public protocol FeedStore: Sendable {
     /// Brings back the user's dismissed alerts.
     /// - Returns: how many came back.
     func restoreAlerts(of user: UserID) async throws -> Int
-
-    /// The same reads answering at once, when the store holds its data in memory.
-    var immediateReads: (any ImmediateFeedReads)? { get }
 }
 
-extension FeedStore {
-    /// None: reads wait (a database).
-    public var immediateReads: (any ImmediateFeedReads)? { nil }
-}
-
-extension FeedStore where Self: ImmediateFeedReads {
-    /// The store itself: its reads answer at once.
-    public var immediateReads: (any ImmediateFeedReads)? { self }
-}
-
-/// A store whose reads answer at once, from memory (`MemoryStore`): the
-/// feed's sections read it with no task of their own (`SectionLoad(atHand:)`).
-/// The same reads as `FeedStore`'s, which these satisfy too.
-public protocol ImmediateFeedReads: Sendable {
-    func accounts(of user: UserID) throws -> [Account]
-    func alerts(of user: UserID) throws -> [FeedAlert]
-    func creditScore(of user: UserID) throws -> CreditScore
-    func recentTransactions(of user: UserID, limit: Int) throws -> [Transaction]
-}
+extension SectionLoad {}
 
 extension SectionLoad {
-    /// A section's read of `user`'s feed data: at once from a store in
-    /// memory, else asked of the store beside the page's other loads.
+    /// A section's read of `user`'s feed data, asked of the store beside the page's other loads.
     ///
-    /// The reads are handed the user instead of capturing it: a closure that
-    /// captures nothing is made without an allocation, two fewer a section.
+    /// The read is handed the store and the user instead of capturing them:
+    /// a closure that captures nothing is made without an allocation.
     static func feed<Model: Sendable>(
-        of user: UserID, from store: any FeedStore, atHand: @escaping @Sendable (any ImmediateFeedReads, UserID) throws -> Model,
-        waiting: @escaping @Sendable (any FeedStore, UserID) async throws -> Model, deliver: @escaping (Model) -> Void
+        of user: UserID, from store: any FeedStore, read: @escaping @Sendable (any FeedStore, UserID) async throws -> Model,
+        deliver: @escaping (Model) -> Void
     ) -> SectionLoad {
-        // Asked of the store, not cast: `as? any ImmediateFeedReads` cost 1,200 instructions a section.
-        if let memory = store.immediateReads {
-            return SectionLoad(atHand: { try atHand(memory, user) }, deliver: deliver)
-        }
-        return SectionLoad({ try await waiting(store, user) }, deliver: deliver)
+        SectionLoad({ try await read(store, user) }, deliver: deliver)
     }
 }
 
@@ -67,17 +41,4 @@ public protocol LayoutStore: Sendable {
     func saveLayout(_ sections: [SectionID], of user: UserID, page: String) async throws
     /// Forgets the user's layout of `page`. - Returns: whether there was one.
     func resetLayout(of user: UserID, page: String) async throws -> Bool
-
-    /// The layout read answering at once, when the store holds layouts in memory.
-    var immediateLayouts: (any ImmediateLayoutReads)? { get }
-}
-
-extension LayoutStore {
-    /// None: reads wait (a database).
-    public var immediateLayouts: (any ImmediateLayoutReads)? { nil }
-}
-
-/// A saved layout read at once, from memory (`MemoryStore`). The same read as `LayoutStore`'s.
-public protocol ImmediateLayoutReads: Sendable {
-    func savedLayout(of user: UserID, page: String) -> [SectionID]?
 }

@@ -9,11 +9,12 @@ extension SectionController {
     /// their loads run next, so no descendant is left unloaded.
     ///
     /// The controllers stay in the calling task: only the `Sendable`
-    /// operations and their results cross into the task group. Loads whose
-    /// data is at hand (`SectionLoad(atHand:)`) are read first, in this task,
-    /// with no task of their own. A load that
-    /// misses its deadline is cancelled; loads must honour cancellation (as
-    /// `Task.sleep` and URLSession do) for the page to finish on time.
+    /// operations and their results cross into the task group. Each load
+    /// starts on this thread and leaves it only if it suspends, so loads that
+    /// never wait (SQLite reads) cost no thread hop. A load that misses its
+    /// deadline has its task cancelled, even while it holds this thread;
+    /// loads must honour cancellation (as `Task.sleep`, URLSession and the
+    /// database pools do) for the page to finish on time.
     ///
     /// - Parameters:
     ///   - options: the default deadline, the clock it runs on, and a wrapper for each load.
@@ -28,27 +29,6 @@ extension SectionController {
             let wave = await loadPendingLoads(rounds.next(in: self), options, clock: options.clock, onProgress: onProgress)
             guard !wave.isEmpty else { return report }
             report.add(wave)
-        }
-    }
-
-    /// Loads the tree here and now, with no task, when every load's data is
-    /// at hand (`SectionLoad(atHand:)`) and no interceptor is set: the
-    /// report, as `loadTree(_:onProgress:)` would give it. `nil` when a load
-    /// would wait; then no read of the round that would wait has run (its
-    /// loads were made, and controllers with none marked loaded), but a
-    /// round before it (a model that added children) may have delivered:
-    /// `loadTree` on the same tree loads only what is left (and reports only
-    /// that), so a caller that needs the whole report builds the tree anew,
-    /// as the server does.
-    public func loadTreeAtHand(_ options: LoadOptions = LoadOptions()) -> LoadReport? {
-        guard options.intercept == nil else { return nil }
-        var report = LoadReport()
-        var rounds = LoadRounds()
-        while true {
-            let pending = rounds.next(in: self)
-            guard !pending.isEmpty else { return report }
-            guard pending.allSatisfy({ $0.load.atHand != nil }) else { return nil }
-            report.add(Self.readAtHand(pending, clock: options.clock))
         }
     }
 
@@ -69,9 +49,12 @@ extension SectionController {
         return delivered
     }
 
-    private enum Event: Sendable {
-        case finished(index: Int, Result<any Sendable, any Error>, Duration)
-        case deadline(Duration)
+    private struct Finished: Sendable {
+        let index: Int
+        let result: Result<any Sendable, any Error>
+        let duration: Duration
+        /// Whether the load was cut at its deadline.
+        let cut: Bool
     }
 
     /// Runs the loads pending now (`pending`, in tree order), concurrently, and delivers their results.
@@ -82,98 +65,66 @@ extension SectionController {
             onProgress()
             return []
         }
-
-        if options.intercept == nil, pending.allSatisfy({ $0.load.atHand != nil }) {
-            let outcomes = Self.readAtHand(pending, clock: clock)
-            onProgress()
-            return outcomes
-        }
-        let start = clock.now
         var outcomes = [LoadReport.Outcome?](repeating: nil, count: pending.count)
-        // Loads whose data is at hand are read here, at once, with no task;
-        // under an interceptor (which may delay any load) they wait like the rest.
-        var waiting: [Int] = []
-        for index in pending.indices {
-            if options.intercept == nil, let read = pending[index].load.atHand {
-                let controller = pending[index].controller
-                let status = Self.status(of: controller) { try read.readAndDeliver() }
-                outcomes[index] = .init(id: controller.id, status: status, duration: start.duration(to: clock.now))
-            } else {
-                waiting.append(index)
-            }
-        }
-        guard !waiting.isEmpty else {
-            onProgress()
-            return Self.delivered(outcomes)
-        }
         let deadlines = pending.map { $0.controller.loadTimeout ?? options.timeout }
-        let operations = waiting.map { index in
-            let (controller, load) = (pending[index].controller, pending[index].load)
-            return (index, options.intercept?(controller.id, load.operation) ?? load.operation)
-        }
+        let cutter = LoadCutter(count: pending.count)
+        let alarms = clock as? DeadlineClock
+        let operations = pending.map { entry in options.intercept?(entry.controller.id, entry.load.operation) ?? entry.load.operation }
 
-        await withTaskGroup(of: Event.self) { group in
-            // Immediate child tasks start on this thread and leave it only when
-            // they suspend: loads that need no waiting cost no thread hop.
+        await withTaskGroup(of: Finished.self) { group in
             let finishedAtOnce = FinishedCount()
-            for (index, operation) in operations {
+            for (index, operation) in operations.enumerated() {
+                let deadline = deadlines[index]
                 group.addImmediateTask {
                     defer { finishedAtOnce.increment() }
-                    do {
-                        return .finished(index: index, .success(try await operation()), start.duration(to: clock.now))
-                    } catch {
-                        return .finished(index: index, .failure(error), start.duration(to: clock.now))
-                    }
+                    let start = clock.now
+                    cutter.begin(index)
+                    let timer = Self.cut(index, of: cutter, after: deadline, on: clock, alarms: alarms)
+                    let result: Result<any Sendable, any Error>
+                    do { result = .success(try await operation()) } catch { result = .failure(error) }
+                    timer.cancel()
+                    return Finished(index: index, result: result, duration: start.duration(to: clock.now), cut: cutter.end(index))
                 }
             }
             // When every load finished at once, progress is reported once, after
             // all are delivered: a page renders whole instead of card by card.
             let someWait = finishedAtOnce.value < operations.count
-            // Deadlines matter only for loads still running: one timer per distinct deadline.
-            if someWait {
-                onProgress()
-                for deadline in Set(waiting.map { deadlines[$0] }) {
-                    group.addTask {
-                        try? await clock.sleep(until: start.advanced(by: deadline), tolerance: nil)
-                        return .deadline(deadline)
-                    }
-                }
-            }
-            var remaining = operations.count
-            while remaining > 0, let event = await group.next() {
-                switch event {
-                case .finished(let index, let result, let duration):
-                    guard outcomes[index] == nil else { continue }  // already past its deadline
-                    outcomes[index] = Self.deliver(result, to: pending[index], duration: duration)
-                    remaining -= 1
-                case .deadline(let deadline):
-                    for index in waiting where outcomes[index] == nil && deadlines[index] <= deadline {
-                        let controller = pending[index].controller
-                        controller.loadState = .failed(SectionTimedOut(id: controller.id, deadline: deadline))
-                        outcomes[index] = .init(id: controller.id, status: .timedOut, duration: deadline)
-                        remaining -= 1
-                    }
-                }
+            if someWait { onProgress() }
+            for await finished in group {
+                let entry = pending[finished.index]
+                outcomes[finished.index] =
+                    finished.cut
+                    ? Self.timedOut(entry.controller, deadlines[finished.index])
+                    : Self.deliver(finished.result, to: entry, duration: finished.duration)
                 if someWait { onProgress() }
             }
-            // Loads past their deadline, and timers not yet due, stop here.
-            group.cancelAll()
             if !someWait { onProgress() }
         }
         return Self.delivered(outcomes)
     }
 
-    /// Reads and delivers loads whose data is all at hand (the common case):
-    /// their outcomes in order, with no slots for loads that wait.
-    private static func readAtHand<C: Clock<Duration>>(_ pending: [PendingLoad], clock: C) -> [LoadReport.Outcome] {
-        let start = clock.now
-        var outcomes: [LoadReport.Outcome] = []
-        outcomes.reserveCapacity(pending.count)
-        for entry in pending {
-            let status = status(of: entry.controller) { try entry.load.atHand?.readAndDeliver() }
-            outcomes.append(.init(id: entry.controller.id, status: status, duration: start.duration(to: clock.now)))
+    /// Cuts load `index` once it has run for `deadline`, from another thread:
+    /// a load that holds this thread (a SQLite read) can be stopped no other
+    /// way. On `DeadlineClock`, an alarm on its timer's thread (no task, no
+    /// wake-up); on any other clock (a test's), a task asleep on it.
+    private static func cut<C: Clock<Duration>>(
+        _ index: Int, of cutter: LoadCutter, after deadline: Duration, on clock: C, alarms: DeadlineClock?
+    ) -> LoadTimer {
+        if let alarms {
+            return .alarm(alarms.alarm(at: .now.advanced(by: deadline)) { cutter.cut(index) })
         }
-        return outcomes
+        let due = clock.now.advanced(by: deadline)
+        return .task(
+            Task {
+                try? await clock.sleep(until: due, tolerance: nil)
+                if !Task.isCancelled { cutter.cut(index) }
+            })
+    }
+
+    /// A load cut at its deadline: its controller fails with `SectionTimedOut`.
+    private static func timedOut(_ controller: SectionController, _ deadline: Duration) -> LoadReport.Outcome {
+        controller.loadState = .failed(SectionTimedOut(id: controller.id, deadline: deadline))
+        return .init(id: controller.id, status: .timedOut, duration: deadline)
     }
 
     /// Hands a load's model to its controller, or marks it failed; its outcome.
@@ -243,6 +194,19 @@ extension LoadReport {
     /// Adds a round's outcomes (the first round's array is kept as it is).
     fileprivate mutating func add(_ wave: [Outcome]) {
         if outcomes.isEmpty { outcomes = wave } else { outcomes += wave }
+    }
+}
+
+/// What cuts a load at its deadline, stopped once the load ends.
+private enum LoadTimer {
+    case alarm(DeadlineClock.Alarm)
+    case task(Task<Void, Never>)
+
+    func cancel() {
+        switch self {
+        case .alarm(let alarm): alarm.cancel()
+        case .task(let task): task.cancel()
+        }
     }
 }
 

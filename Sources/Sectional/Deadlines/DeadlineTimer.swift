@@ -15,6 +15,7 @@ final class DeadlineTimer: @unchecked Sendable {
     static let shared = DeadlineTimer()
 
     /// One sleep: waiting for its continuation, then fired or cancelled, once.
+    /// An alarm's sleeper runs its action when it fires, on the timer's thread.
     final class Sleeper: Sendable {
         private enum State {
             case idle
@@ -23,6 +24,9 @@ final class DeadlineTimer: @unchecked Sendable {
         }
 
         private let state = Mutex(State.idle)
+        private let action: (@Sendable () -> Void)?
+
+        init(action: (@Sendable () -> Void)? = nil) { self.action = action }
 
         var isCancelled: Bool {
             state.withLock { if case .cancelled = $0 { true } else { false } }
@@ -43,7 +47,15 @@ final class DeadlineTimer: @unchecked Sendable {
             if let ended { continuation.resume(with: ended) }
         }
 
-        func fire() { end(as: .fired, with: .success(())) }
+        func fire() {
+            guard let action else { return end(as: .fired, with: .success(())) }
+            let due = state.withLock { state in
+                guard case .idle = state else { return false }
+                state = .fired
+                return true
+            }
+            if due { action() }
+        }
 
         func cancel() { end(as: .cancelled, with: .failure(CancellationError())) }
 

@@ -36,35 +36,11 @@ public struct PageDocument {
         return report
     }
 
-    /// `renderWhole(loading:timingCards:into:)` here and now, with no task, when every
-    /// load's data is at hand; `nil`, with nothing written, when a load
-    /// would wait (see `SectionController.loadTreeAtHand(_:)`).
-    public func renderWholeAtHand(loading options: LoadOptions, timingCards: Bool = true, into html: inout HTMLWriter) -> LoadReport? {
-        guard let report = root.loadTreeAtHand(options) else { return nil }
-        renderWhole(timingCards: timingCards, into: &html)
-        return report
-    }
-
     private func renderWhole(timingCards: Bool, into html: inout HTMLWriter) {
         guard timingCards else { return render(into: &html) }
         page.startTimingCards()
         render(into: &html)
         page.timesCards = false
-    }
-
-    /// Renders into `html` the document `stream(_:loading:send:)` would
-    /// send, here and now, with no task, when every load's data is at hand:
-    /// everything is ready at once, so it is rendered whole, in the layout
-    /// of `order`; the report is returned. In page
-    /// order these are the stream's bytes; out of order, the same slots
-    /// filled (a stream may send a card that a model's round added after the
-    /// rest, where this renders it in place). `nil`, with nothing rendered,
-    /// when a load would wait.
-    public func streamAtHand(_ order: CardOrder = .pageOrder, loading options: LoadOptions, into html: inout HTMLWriter) -> LoadReport? {
-        guard let report = root.loadTreeAtHand(options) else { return nil }
-        if order == .asFinished { page.layout = .slots(stylesheets: head.stylesheets) }
-        render(into: &html)
-        return report
     }
 
     /// Sends the document as it becomes ready: at once everything that needs

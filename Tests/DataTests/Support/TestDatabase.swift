@@ -59,12 +59,15 @@ enum TestDatabase {
         return try await body(data, location)
     }
 
-    /// A bare pool on a new database of a SQL engine, nothing migrated.
+    /// A bare pool on a new database of a SQL engine, nothing migrated; on
+    /// SQLite, as the app opens it, with a reader for each thread that reads.
     static func pool(_ engine: Engine, size: Int = 2) async throws -> ConnectionPool {
         switch try await newLocation(engine) {
         case .sqlite(let path):
             try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
-            return try await ConnectionPool.opening(size: size, dialect: .sqlite) { () throws(SQLError) in try SQLiteConnection(path: path) }
+            return try await ConnectionPool.opening(
+                size: size, dialect: .sqlite, readers: { () throws(SQLError) in try SQLiteConnection(path: path, readOnly: true) }
+            ) { () throws(SQLError) in try SQLiteConnection(path: path) }
         case .postgres(let url):
             return try await ConnectionPool.opening(size: size, dialect: .postgres) { () throws(SQLError) in try PostgresConnection(url: url) }
         case .memory:

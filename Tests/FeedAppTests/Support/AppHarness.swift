@@ -19,13 +19,14 @@ struct AppHarness {
     let cookie: String
     private let log = LogCollector()
 
-    /// The app on `data` (the seed data in memory unless given), its feed
-    /// read from `feedStore` when given, with a signed-in session.
+    /// The app on `data` (the seed data in a database in memory unless
+    /// given), its feed read from `feedStore` when given, with a signed-in session.
     init(
-        data: AppData = .memory(), feedStore: (any FeedStore)? = nil, settings: AppSettings = .patient,
+        data: AppData? = nil, feedStore: (any FeedStore)? = nil, settings: AppSettings = .patient,
         clock: any Clock<Duration> = ContinuousClock()
     ) async throws {
-        let data = feedStore.map { data.replacingFeed(with: $0) } ?? data
+        let seeded = try data ?? .memory()
+        let data = feedStore.map { seeded.replacingFeed(with: $0) } ?? seeded
         router = try buildRouter(publicDirectory: Self.publicDirectory, data: data, settings: settings, clock: clock, logger: log.logger)
         client = InProcessClient(router)
         cookie = try await client.signIn()

@@ -6,7 +6,7 @@ import Synchronization
 /// until a gate opens; it counts the loads still running (a cancelled one
 /// stops counting when it ends).
 final class ControlledFeedStore: FeedStore {
-    let demo = MemoryStore()
+    let demo = SeedFeedStore()
     let delays: [String: Duration]
     let gate = TestGate()
     let gated: Set<String>
@@ -27,13 +27,13 @@ final class ControlledFeedStore: FeedStore {
         return try await load()
     }
 
-    func accounts(of user: UserID) async throws -> [Account] { try await controlled("balances") { try demo.accounts(of: user) } }
-    func alerts(of user: UserID) async throws -> [FeedAlert] { try await controlled("alerts") { try demo.alerts(of: user) } }
+    func accounts(of user: UserID) async throws -> [Account] { try await controlled("balances") { try await demo.accounts(of: user) } }
+    func alerts(of user: UserID) async throws -> [FeedAlert] { try await controlled("alerts") { try await demo.alerts(of: user) } }
     func creditScore(of user: UserID) async throws -> CreditScore {
-        try await controlled("credit-score") { try demo.creditScore(of: user) }
+        try await controlled("credit-score") { try await demo.creditScore(of: user) }
     }
     func recentTransactions(of user: UserID, limit: Int) async throws -> [Transaction] {
-        try await controlled("recent-activity") { try demo.recentTransactions(of: user, limit: limit) }
+        try await controlled("recent-activity") { try await demo.recentTransactions(of: user, limit: limit) }
     }
     func dismissAlert(_ id: Int, of user: UserID) async throws -> Bool { try await demo.dismissAlert(id, of: user) }
     func restoreAlerts(of user: UserID) async throws -> Int { try await demo.restoreAlerts(of: user) }

@@ -9,7 +9,7 @@ enum LiveRoutes {
     /// short sleep, so the connection is suspended and resumed.
     static func router(staticFiles: StaticFiles? = nil, logger: Logger = LogCollector().logger) -> Router {
         var router = Router(staticFiles: staticFiles, logger: logger)
-        router.getImmediately("/hello") { _ in hello }
+        router.getSynchronously("/hello") { _ in hello }
         router.on(.post, "/upload") { _ in "stored" }
         router.get("/echo") { request in
             try await Task.sleep(for: .milliseconds(2))

@@ -18,7 +18,7 @@ public enum ReferenceApp {
     public static func router(store: any ReferenceStore, logger: Logger = .standardError) -> Router {
         var router = Router(logger: logger)
         router.useErrorPages(of: site)
-        router.getImmediately("/healthz") { _ in "ok" }
+        router.getSynchronously("/healthz") { _ in "ok" }
         router.addPage(ReferenceFeedPage(store: store), in: site)
         return router
     }

@@ -60,7 +60,7 @@ public struct ReferenceData: Codable, Sendable {
 
 /// Where the sections read their data: a protocol, so tests hand a
 /// section whatever data they need. Its reads answer at once (the data is
-/// in memory), so the sections load them with `SectionLoad(atHand:)`.
+/// in memory), so each section's load runs to its end where it starts.
 public protocol ReferenceStore: Sendable {
     func accounts() throws -> [ReferenceData.Account]
     func alerts() throws -> [ReferenceData.Alert]

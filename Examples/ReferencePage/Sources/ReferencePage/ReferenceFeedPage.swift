@@ -19,9 +19,6 @@ struct ReferenceFeedPage: ComposedPage {
         )
     }
 
-    /// Nothing to read and no saved layouts: a page whose data is in memory is answered with no task.
-    func startAtHand(from request: Request) -> PageStart<Void>? { PageStart(context: ()) }
-
     func makePage(_ setup: SectionSetup<Void>) -> StackPageController {
         let page = ReferenceStack(id: "feed", title: title)
         page.addSections(from: catalog, setup)

@@ -7,8 +7,7 @@ final class SleepSection: DayRecordSection<Night>, CatalogSection {
 
     init(store: any DayStore, user: UserID, date: Day) {
         super.init(
-            id: Self.id, title: Self.title, store: store, user: user, date: date, atHand: { try $0.sleep(of: $1, on: $2) },
-            waiting: { try await $0.sleep(of: $1, on: $2) })
+            id: Self.id, title: Self.title, store: store, user: user, date: date, read: { try await $0.sleep(of: $1, on: $2) })
     }
 
     override func render(into html: inout HTMLWriter) {

@@ -25,7 +25,7 @@ final class AlertsSection: SectionController, CatalogSection {
     override var liveKeys: Set<String> { keys }
 
     override func makeLoad() -> SectionLoad? {
-        .feed(of: forms.user, from: store, atHand: { try $0.alerts(of: $1) }, waiting: { try await $0.alerts(of: $1) }) {
+        .feed(of: forms.user, from: store, read: { try await $0.alerts(of: $1) }) {
             alerts in
             // One allocation: `filter` grows its array as it goes.
             var shown: [FeedAlert] = []

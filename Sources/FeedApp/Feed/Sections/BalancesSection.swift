@@ -15,7 +15,7 @@ final class BalancesSection: SectionController, CatalogSection {
     }
 
     override func makeLoad() -> SectionLoad? {
-        .feed(of: user, from: store, atHand: { try $0.accounts(of: $1) }, waiting: { try await $0.accounts(of: $1) }) {
+        .feed(of: user, from: store, read: { try await $0.accounts(of: $1) }) {
             self.accounts = $0
         }
     }

@@ -15,7 +15,7 @@ final class CreditScoreSection: SectionController, CatalogSection {
     }
 
     override func makeLoad() -> SectionLoad? {
-        .feed(of: user, from: store, atHand: { try $0.creditScore(of: $1) }, waiting: { try await $0.creditScore(of: $1) }) {
+        .feed(of: user, from: store, read: { try await $0.creditScore(of: $1) }) {
             self.credit = $0
         }
     }

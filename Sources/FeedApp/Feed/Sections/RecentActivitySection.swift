@@ -16,8 +16,7 @@ final class RecentActivitySection: SectionController, CatalogSection {
 
     override func makeLoad() -> SectionLoad? {
         .feed(
-            of: user, from: store, atHand: { try $0.recentTransactions(of: $1, limit: 6) },
-            waiting: { try await $0.recentTransactions(of: $1, limit: 6) }
+            of: user, from: store, read: { try await $0.recentTransactions(of: $1, limit: 6) }
         ) { self.transactions = $0 }
     }
 

@@ -13,7 +13,7 @@ final class AlertsSection: SectionController, CatalogSection {
     }
 
     override func makeLoad() -> SectionLoad? {
-        SectionLoad(atHand: { [store] in try store.alerts() }) { self.alerts = $0 }
+        SectionLoad({ [store] in try store.alerts() }) { self.alerts = $0 }
     }
 
     // In place, as the cards are (`ReferenceStack` says why).

@@ -13,7 +13,7 @@ final class BalancesSection: SectionController, CatalogSection {
     }
 
     override func makeLoad() -> SectionLoad? {
-        SectionLoad(atHand: { [store] in try store.accounts() }) { self.accounts = $0 }
+        SectionLoad({ [store] in try store.accounts() }) { self.accounts = $0 }
     }
 
     // In place, as the cards are (`ReferenceStack` says why).

@@ -13,7 +13,7 @@ final class CreditScoreSection: SectionController, CatalogSection {
     }
 
     override func makeLoad() -> SectionLoad? {
-        SectionLoad(atHand: { [store] in try store.credit() }) { self.credit = $0 }
+        SectionLoad({ [store] in try store.credit() }) { self.credit = $0 }
     }
 
     // In place, as the cards are (`ReferenceStack` says why).

@@ -1,0 +1,117 @@
+import Synchronization
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// Read connections of the threads that read through a pool: each thread
+/// that calls `ConnectionPool.read` gets a connection of its own, opened on
+/// its first read and kept, with its prepared statements, for the next.
+///
+/// This is what lets a SQLite read run where the request is: in WAL mode a
+/// reader never waits for the writer and a point query costs a few
+/// microseconds, about what a hop to a pool thread and back would cost.
+final class CallerReaders: Sendable {
+    private let open: @Sendable () throws(SQLError) -> any SQLConnection
+    /// Tells this pool's connections apart from other pools' in a thread's table.
+    private let id: UInt64
+    /// Every connection opened, so that `close()` reaches them all.
+    private let state = Mutex<(closed: Bool, slots: [ReaderSlot])>((false, []))
+    private static let nextID = Atomic<UInt64>(1)
+
+    init(open: @escaping @Sendable () throws(SQLError) -> any SQLConnection) {
+        self.open = open
+        id = Self.nextID.add(1, ordering: .relaxed).oldValue
+    }
+
+    /// The calling thread's connection, opened now if it has none.
+    func slotOfThisThread() throws(SQLError) -> ReaderSlot {
+        let table = ThreadReaderTable.current
+        if let slot = table.slot(of: id) { return slot }
+        let slot = ReaderSlot(try open())
+        let accepted = state.withLock { state in
+            guard !state.closed else { return false }
+            state.slots.append(slot)
+            return true
+        }
+        guard accepted else { throw SQLError.poolClosed }
+        table.add(slot, for: id)
+        return slot
+    }
+
+    /// Closes every thread's connection; a read after this fails.
+    func close() {
+        let slots = state.withLock { state in
+            state.closed = true
+            return state.slots
+        }
+        for slot in slots { slot.close() }
+    }
+}
+
+/// One thread's read connection. Used by that thread alone, under a lock
+/// that only `close()`, from the thread closing the pool, ever contends.
+final class ReaderSlot: @unchecked Sendable {
+    private let lock = Mutex(())
+    private var connection: (any SQLConnection)?
+    /// Stops the connection's current read; any thread may call it.
+    let interrupter: SQLInterrupter
+
+    init(_ connection: any SQLConnection) {
+        self.connection = connection
+        interrupter = connection.interrupter
+    }
+
+    var isOpen: Bool { lock.withLock { _ in connection != nil } }
+
+    /// Runs `body` with the connection. - Throws: `SQLError.poolClosed` once closed.
+    func use<T>(_ body: (any SQLConnection) throws -> T) throws -> T {
+        try lock.withLock { _ in
+            guard let connection else { throw SQLError.poolClosed }
+            return try body(connection)
+        }
+    }
+
+    func close() { lock.withLock { _ in connection = nil } }
+}
+
+/// The read connections of one thread, by pool: in thread-local storage, so
+/// finding a thread's connection takes no lock.
+private final class ThreadReaderTable {
+    private var entries: [(pool: UInt64, slot: ReaderSlot)] = []
+
+    func slot(of pool: UInt64) -> ReaderSlot? {
+        for entry in entries where entry.pool == pool { return entry.slot }
+        return nil
+    }
+
+    func add(_ slot: ReaderSlot, for pool: UInt64) {
+        // Pools closed since are forgotten here.
+        entries.removeAll { !$0.slot.isOpen }
+        entries.append((pool, slot))
+    }
+
+    /// This thread's table, made on first use and released when the thread ends.
+    static var current: ThreadReaderTable {
+        if let raw = pthread_getspecific(key) { return Unmanaged<ThreadReaderTable>.fromOpaque(raw).takeUnretainedValue() }
+        let table = ThreadReaderTable()
+        pthread_setspecific(key, Unmanaged.passRetained(table).toOpaque())
+        return table
+    }
+
+    private static let key: pthread_key_t = {
+        var key = pthread_key_t()
+        let status = pthread_key_create(&key) { raw in
+            if let raw { Unmanaged<ThreadReaderTable>.fromOpaque(raw).release() }
+        }
+        precondition(status == 0, "pthread_key_create failed: \(status)")
+        return key
+    }()
+}
+
+extension SQLError {
+    /// The error of work given to a pool after it closed.
+    static let poolClosed = SQLError(code: "closed", message: "the database pool is closed")
+}

@@ -85,8 +85,8 @@ struct LoadDeadlineTests {
         page.addChild(slow("patient", .milliseconds(300), on: clock))
 
         async let loaded = page.loadTree(timeout: .seconds(30), clock: clock)
-        // Two loads, and a deadline's timer for each.
-        await clock.advance(by: .milliseconds(100), whenSleepersReach: 4)
+        // Two loads, and one timer watching their deadlines.
+        await clock.advance(by: .milliseconds(100), whenSleepersReach: 3)
         clock.advance(by: .milliseconds(200))
         let report = await loaded
 
@@ -103,7 +103,7 @@ struct LoadDeadlineTests {
         for id: SectionID in ["a", "b"] { page.addChild(slow(id, .milliseconds(10), on: clock)) }
 
         async let loaded = page.loadTree(timeout: .seconds(20), clock: clock)
-        await clock.advance(by: .milliseconds(10), whenSleepersReach: 4)  // two loads and their deadlines' timers
+        await clock.advance(by: .milliseconds(10), whenSleepersReach: 3)  // two loads and the deadlines' timer
         let report = await loaded
 
         #expect(clock.now.offset == .milliseconds(10), "loadTree returned when the loads ended, not at the deadline")

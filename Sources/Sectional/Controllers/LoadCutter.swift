@@ -1,22 +1,22 @@
 import Synchronization
 
-/// Cuts loads at their deadlines by cancelling their tasks, from whichever
-/// thread the deadline comes on.
+/// Cuts a round's loads at their deadlines by cancelling their tasks, from
+/// whichever thread the deadline comes on.
 ///
 /// A load that never suspends (a SQLite read on the request's thread) holds
 /// that thread until it returns, so nothing on it can stop the load; its
 /// task's cancellation, raised from the timer's thread, can: the database
 /// pool turns it into `sqlite3_interrupt`. Each load's task registers itself
-/// here while it runs, so that a cut reaches exactly the load past its
+/// here while it runs, so that a cut reaches exactly the loads past their
 /// deadline and never a task that has finished.
 ///
 /// Each load's deadline runs from its own start: loads that hold the thread
 /// run one after another, and one cut at its deadline must not leave the
-/// siblings after it none of theirs.
+/// siblings after it none of theirs. Times are offsets from the round's start.
 final class LoadCutter: Sendable {
-    private enum Slot {
+    private enum State {
         case notStarted
-        case running(RunningTask)
+        case running(RunningTask, since: Duration)
         case finished
         case cut
     }
@@ -27,36 +27,97 @@ final class LoadCutter: Sendable {
         let task: UnsafeCurrentTask
     }
 
-    private let slots: Mutex<[Slot]>
+    private let deadlines: [Duration]
+    private let states: Mutex<[State]>
 
-    /// A cutter for `count` loads, by index.
-    init(count: Int) {
-        slots = Mutex(Array(repeating: .notStarted, count: count))
+    /// A cutter for loads with these deadlines, by index.
+    init(deadlines: [Duration]) {
+        self.deadlines = deadlines
+        states = Mutex(Array(repeating: .notStarted, count: deadlines.count))
     }
 
-    /// Called by load `index`'s task as it starts.
-    func begin(_ index: Int) {
+    /// When the first load may be due: the shortest deadline.
+    var firstDue: Duration { deadlines.min() ?? .zero }
+
+    /// Called by load `index`'s task as it starts, `elapsed` into the round.
+    func begin(_ index: Int, at elapsed: Duration) {
         withUnsafeCurrentTask { task in
             guard let task else { return }
-            slots.withLock { $0[index] = .running(RunningTask(task: task)) }
+            states.withLock { $0[index] = .running(RunningTask(task: task), since: elapsed) }
         }
     }
 
     /// Called by load `index`'s task as it ends. - Returns: whether it was cut.
     func end(_ index: Int) -> Bool {
-        slots.withLock { slots in
-            if case .cut = slots[index] { return true }
-            slots[index] = .finished
+        states.withLock { states in
+            if case .cut = states[index] { return true }
+            states[index] = .finished
             return false
         }
     }
 
-    /// Cuts load `index`, unless it has finished: its task is cancelled.
-    func cut(_ index: Int) {
-        slots.withLock { slots in
-            guard case .running(let running) = slots[index] else { return }
-            running.task.cancel()
-            slots[index] = .cut
+    /// Cuts every running load whose deadline has passed `elapsed` into the
+    /// round. - Returns: when to look again (the earliest a load still to
+    /// finish may be due; one not started yet has at least its whole
+    /// deadline from now), or `nil` when every load has ended.
+    func cutOverdue(at elapsed: Duration) -> Duration? {
+        states.withLock { states in
+            var next: Duration?
+            for index in states.indices {
+                let due: Duration
+                switch states[index] {
+                case .running(let running, let since):
+                    guard since + deadlines[index] > elapsed else {
+                        running.task.cancel()
+                        states[index] = .cut
+                        continue
+                    }
+                    due = since + deadlines[index]
+                case .notStarted: due = elapsed + deadlines[index]
+                case .finished, .cut: continue
+                }
+                next = min(next ?? due, due)
+            }
+            return next
         }
+    }
+}
+
+/// Cuts a round's overdue loads from the timer's thread, as long as any is
+/// left: one alarm at a time, set again for the next load that may be due.
+final class DeadlineWatch: Sendable {
+    private let clock: DeadlineClock
+    private let start: DeadlineClock.Instant
+    private let cutter: LoadCutter
+    /// The alarm set now; `nil` once stopped.
+    private let alarm = Mutex<DeadlineClock.Alarm?>(nil)
+    private let stopped = Atomic<Bool>(false)
+
+    /// Watches the loads of `cutter`, whose round started at `start`.
+    init(_ cutter: LoadCutter, startedAt start: DeadlineClock.Instant, on clock: DeadlineClock) {
+        self.clock = clock
+        self.start = start
+        self.cutter = cutter
+        set(at: cutter.firstDue)
+    }
+
+    /// Stops watching: the round's loads have all ended.
+    func stop() {
+        stopped.store(true, ordering: .releasing)
+        // Taken out, which also ends the cycle alarm → action → watch.
+        alarm.withLock { $0.take() }?.cancel()
+    }
+
+    private func set(at offset: Duration) {
+        let next = clock.alarm(at: start.advanced(by: offset)) { [self] in
+            guard let due = cutter.cutOverdue(at: start.duration(to: .now)) else { return }
+            set(at: due)
+        }
+        let kept = alarm.withLock { alarm in
+            guard !stopped.load(ordering: .acquiring) else { return false }
+            alarm = next
+            return true
+        }
+        if !kept { next.cancel() }
     }
 }

@@ -67,23 +67,24 @@ extension SectionController {
         }
         var outcomes = [LoadReport.Outcome?](repeating: nil, count: pending.count)
         let deadlines = pending.map { $0.controller.loadTimeout ?? options.timeout }
-        let cutter = LoadCutter(count: pending.count)
-        let alarms = clock as? DeadlineClock
+        let cutter = LoadCutter(deadlines: deadlines)
         let operations = pending.map { entry in options.intercept?(entry.controller.id, entry.load.operation) ?? entry.load.operation }
+        let start = clock.now
+        // Set before any load starts: a load that reads on this thread holds
+        // it until it returns, so only another thread can stop it in time.
+        let watch = Self.watchDeadlines(cutter, startedAt: start, on: clock)
+        defer { watch.stop() }
 
         await withTaskGroup(of: Finished.self) { group in
             let finishedAtOnce = FinishedCount()
             for (index, operation) in operations.enumerated() {
-                let deadline = deadlines[index]
                 group.addImmediateTask {
                     defer { finishedAtOnce.increment() }
-                    let start = clock.now
-                    cutter.begin(index)
-                    let timer = Self.cut(index, of: cutter, after: deadline, on: clock, alarms: alarms)
+                    let started = clock.now
+                    cutter.begin(index, at: start.duration(to: started))
                     let result: Result<any Sendable, any Error>
                     do { result = .success(try await operation()) } catch { result = .failure(error) }
-                    timer.cancel()
-                    return Finished(index: index, result: result, duration: start.duration(to: clock.now), cut: cutter.end(index))
+                    return Finished(index: index, result: result, duration: started.duration(to: clock.now), cut: cutter.end(index))
                 }
             }
             // When every load finished at once, progress is reported once, after
@@ -103,21 +104,21 @@ extension SectionController {
         return Self.delivered(outcomes)
     }
 
-    /// Cuts load `index` once it has run for `deadline`, from another thread:
-    /// a load that holds this thread (a SQLite read) can be stopped no other
-    /// way. On `DeadlineClock`, an alarm on its timer's thread (no task, no
-    /// wake-up); on any other clock (a test's), a task asleep on it.
-    private static func cut<C: Clock<Duration>>(
-        _ index: Int, of cutter: LoadCutter, after deadline: Duration, on clock: C, alarms: DeadlineClock?
-    ) -> LoadTimer {
-        if let alarms {
-            return .alarm(alarms.alarm(at: .now.advanced(by: deadline)) { cutter.cut(index) })
+    /// Cuts the round's loads as they pass their deadlines, from another
+    /// thread: on `DeadlineClock` an alarm on its timer's thread (no task,
+    /// no wake-up of this one); on any other clock (a test's) a task asleep on it.
+    private static func watchDeadlines<C: Clock<Duration>>(_ cutter: LoadCutter, startedAt start: C.Instant, on clock: C) -> RoundWatch {
+        if let clock = clock as? DeadlineClock, let start = start as? DeadlineClock.Instant {
+            return .alarms(DeadlineWatch(cutter, startedAt: start, on: clock))
         }
-        let due = clock.now.advanced(by: deadline)
         return .task(
             Task {
-                try? await clock.sleep(until: due, tolerance: nil)
-                if !Task.isCancelled { cutter.cut(index) }
+                var due = cutter.firstDue
+                while true {
+                    try? await clock.sleep(until: start.advanced(by: due), tolerance: nil)
+                    guard !Task.isCancelled, let next = cutter.cutOverdue(at: start.duration(to: clock.now)) else { return }
+                    due = next
+                }
             })
     }
 
@@ -197,14 +198,14 @@ extension LoadReport {
     }
 }
 
-/// What cuts a load at its deadline, stopped once the load ends.
-private enum LoadTimer {
-    case alarm(DeadlineClock.Alarm)
+/// What cuts a round's loads at their deadlines, stopped once they have all ended.
+private enum RoundWatch {
+    case alarms(DeadlineWatch)
     case task(Task<Void, Never>)
 
-    func cancel() {
+    func stop() {
         switch self {
-        case .alarm(let alarm): alarm.cancel()
+        case .alarms(let watch): watch.stop()
         case .task(let task): task.cancel()
         }
     }

@@ -86,11 +86,14 @@ public final class SQLiteConnection: SQLConnection {
             guard status == SQLITE_OK else { throw error(status) }
         }
         var rows: [SQLRow] = []
+        let columns = sqlite3_column_count(statement)
         while true {
             let status = sqlite3_step(statement)
             if status == SQLITE_DONE { return rows }
             guard status == SQLITE_ROW else { throw error(status) }
-            rows.append(row(of: statement))
+            // Room for a page's usual result at once, not grown row by row.
+            if rows.isEmpty { rows.reserveCapacity(16) }
+            rows.append(row(of: statement, columns: columns))
         }
     }
 
@@ -114,18 +117,24 @@ public final class SQLiteConnection: SQLConnection {
         return statement
     }
 
-    private func row(of statement: OpaquePointer) -> SQLRow {
-        SQLRow(
-            (0..<sqlite3_column_count(statement)).map { column in
-                switch sqlite3_column_type(statement, column) {
-                case SQLITE_NULL: return .null
-                case SQLITE_INTEGER: return .integer(sqlite3_column_int64(statement, column))
-                default:
-                    guard let text = sqlite3_column_text(statement, column) else { return .text("") }
-                    let count = Int(sqlite3_column_bytes(statement, column))
-                    return .text(String(decoding: UnsafeBufferPointer(start: text, count: count), as: UTF8.self))
+    private func row(of statement: OpaquePointer, columns: Int32) -> SQLRow {
+        // Filled in place: `map` over the column range grew its array as it went, a second allocation a row.
+        var values: [SQLValue] = []
+        values.reserveCapacity(Int(columns))
+        for column in 0..<columns {
+            switch sqlite3_column_type(statement, column) {
+            case SQLITE_NULL: values.append(.null)
+            case SQLITE_INTEGER: values.append(.integer(sqlite3_column_int64(statement, column)))
+            default:
+                guard let text = sqlite3_column_text(statement, column) else {
+                    values.append(.text(""))
+                    continue
                 }
-            })
+                let count = Int(sqlite3_column_bytes(statement, column))
+                values.append(.text(String(decoding: UnsafeBufferPointer(start: text, count: count), as: UTF8.self)))
+            }
+        }
+        return SQLRow(values)
     }
 
     private func error(_ status: Int32) -> SQLError {

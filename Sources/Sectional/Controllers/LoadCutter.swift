@@ -13,7 +13,7 @@ import Synchronization
 /// Each load's deadline runs from its own start: loads that hold the thread
 /// run one after another, and one cut at its deadline must not leave the
 /// siblings after it none of theirs. Times are offsets from the round's start.
-final class LoadCutter: Sendable {
+final class LoadCutter: @unchecked Sendable {
     private enum State {
         case notStarted
         case running(RunningTask, since: Duration)
@@ -29,6 +29,8 @@ final class LoadCutter: Sendable {
 
     private let deadlines: [Duration]
     private let states: Mutex<[State]>
+    /// Where `LoadWatchdog` keeps this round, guarded by its lock (hence `@unchecked`).
+    var watchIndex = 0
 
     /// A cutter for loads with these deadlines, by index.
     init(deadlines: [Duration]) {
@@ -80,44 +82,5 @@ final class LoadCutter: Sendable {
             }
             return next
         }
-    }
-}
-
-/// Cuts a round's overdue loads from the timer's thread, as long as any is
-/// left: one alarm at a time, set again for the next load that may be due.
-final class DeadlineWatch: Sendable {
-    private let clock: DeadlineClock
-    private let start: DeadlineClock.Instant
-    private let cutter: LoadCutter
-    /// The alarm set now; `nil` once stopped.
-    private let alarm = Mutex<DeadlineClock.Alarm?>(nil)
-    private let stopped = Atomic<Bool>(false)
-
-    /// Watches the loads of `cutter`, whose round started at `start`.
-    init(_ cutter: LoadCutter, startedAt start: DeadlineClock.Instant, on clock: DeadlineClock) {
-        self.clock = clock
-        self.start = start
-        self.cutter = cutter
-        set(at: cutter.firstDue)
-    }
-
-    /// Stops watching: the round's loads have all ended.
-    func stop() {
-        stopped.store(true, ordering: .releasing)
-        // Taken out, which also ends the cycle alarm → action → watch.
-        alarm.withLock { $0.take() }?.cancel()
-    }
-
-    private func set(at offset: Duration) {
-        let next = clock.alarm(at: start.advanced(by: offset)) { [self] in
-            guard let due = cutter.cutOverdue(at: start.duration(to: .now)) else { return }
-            set(at: due)
-        }
-        let kept = alarm.withLock { alarm in
-            guard !stopped.load(ordering: .acquiring) else { return false }
-            alarm = next
-            return true
-        }
-        if !kept { next.cancel() }
     }
 }

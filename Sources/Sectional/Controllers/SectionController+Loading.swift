@@ -105,11 +105,12 @@ extension SectionController {
     }
 
     /// Cuts the round's loads as they pass their deadlines, from another
-    /// thread: on `DeadlineClock` an alarm on its timer's thread (no task,
-    /// no wake-up of this one); on any other clock (a test's) a task asleep on it.
+    /// thread: on `DeadlineClock` the watchdog's (no task, no timer, no
+    /// wake-up of this one); on any other clock (a test's) a task asleep on it.
     private static func watchDeadlines<C: Clock<Duration>>(_ cutter: LoadCutter, startedAt start: C.Instant, on clock: C) -> RoundWatch {
-        if let clock = clock as? DeadlineClock, let start = start as? DeadlineClock.Instant {
-            return .alarms(DeadlineWatch(cutter, startedAt: start, on: clock))
+        if clock is DeadlineClock, let start = start as? DeadlineClock.Instant {
+            LoadWatchdog.shared.register(cutter, startedAt: start)
+            return .watchdog(cutter)
         }
         return .task(
             Task {
@@ -200,12 +201,12 @@ extension LoadReport {
 
 /// What cuts a round's loads at their deadlines, stopped once they have all ended.
 private enum RoundWatch {
-    case alarms(DeadlineWatch)
+    case watchdog(LoadCutter)
     case task(Task<Void, Never>)
 
     func stop() {
         switch self {
-        case .alarms(let watch): watch.stop()
+        case .watchdog(let cutter): LoadWatchdog.shared.unregister(cutter)
         case .task(let task): task.cancel()
         }
     }

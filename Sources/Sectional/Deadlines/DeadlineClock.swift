@@ -29,22 +29,6 @@ public struct DeadlineClock: Clock {
     /// `ContinuousClock`'s resolution.
     public var minimumResolution: Duration { ContinuousClock().minimumResolution }
 
-    /// Calls `action` on the timer's thread at `deadline`, unless the alarm
-    /// is cancelled first: a deadline that needs no task waiting for it.
-    func alarm(at deadline: Instant, _ action: @escaping @Sendable () -> Void) -> Alarm {
-        let sleeper = DeadlineTimer.Sleeper(action: action)
-        timer.add(sleeper, until: deadline)
-        return Alarm(sleeper: sleeper)
-    }
-
-    /// An alarm set with `alarm(at:_:)`.
-    struct Alarm: Sendable {
-        fileprivate let sleeper: DeadlineTimer.Sleeper
-
-        /// Stops the alarm, if it has not gone off.
-        func cancel() { sleeper.cancel() }
-    }
-
     /// Suspends until `deadline`; throws `CancellationError` at once when the task is cancelled.
     public func sleep(until deadline: Instant, tolerance: Duration? = nil) async throws {
         try Task.checkCancellation()

@@ -15,7 +15,6 @@ final class DeadlineTimer: @unchecked Sendable {
     static let shared = DeadlineTimer()
 
     /// One sleep: waiting for its continuation, then fired or cancelled, once.
-    /// An alarm's sleeper runs its action when it fires, on the timer's thread.
     final class Sleeper: Sendable {
         private enum State {
             case idle
@@ -24,9 +23,6 @@ final class DeadlineTimer: @unchecked Sendable {
         }
 
         private let state = Mutex(State.idle)
-        private let action: (@Sendable () -> Void)?
-
-        init(action: (@Sendable () -> Void)? = nil) { self.action = action }
 
         var isCancelled: Bool {
             state.withLock { if case .cancelled = $0 { true } else { false } }
@@ -47,15 +43,7 @@ final class DeadlineTimer: @unchecked Sendable {
             if let ended { continuation.resume(with: ended) }
         }
 
-        func fire() {
-            guard let action else { return end(as: .fired, with: .success(())) }
-            let due = state.withLock { state in
-                guard case .idle = state else { return false }
-                state = .fired
-                return true
-            }
-            if due { action() }
-        }
+        func fire() { end(as: .fired, with: .success(())) }
 
         func cancel() { end(as: .cancelled, with: .failure(CancellationError())) }
 
@@ -76,65 +64,46 @@ final class DeadlineTimer: @unchecked Sendable {
         }
     }
 
-    /// Guards everything below; the thread waits on `condition`.
-    private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
-    private let condition = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
+    /// Guards everything below; the thread waits on it.
+    private let condition = MonotonicCondition()
     private var heap = DeadlineHeap<Sleeper>()
     /// The instant the thread waits for; `nil` while it waits for a sleeper, or is not started.
     private var wakeAt: ContinuousClock.Instant?
     private var started = false
 
     /// A timer of its own, for a test; its thread starts with its first sleeper and lives as long as the process.
-    init() {
-        pthread_mutex_init(mutex, nil)
-        var attributes = pthread_condattr_t()
-        pthread_condattr_init(&attributes)
-        // Monotonic: a change of the wall clock must not move a deadline.
-        pthread_condattr_setclock(&attributes, CLOCK_MONOTONIC)
-        pthread_cond_init(condition, &attributes)
-        pthread_condattr_destroy(&attributes)
-    }
+    init() {}
 
     /// Fires `sleeper` at `instant`, unless it is cancelled first.
     func add(_ sleeper: Sleeper, until instant: ContinuousClock.Instant) {
-        pthread_mutex_lock(mutex)
+        condition.lock()
         heap.insert(sleeper, at: instant)
         if !started {
             started = true
-            startThread()
+            // The thread keeps the timer for good: it never ends.
+            MonotonicCondition.startThread { [self] in run() }
         }
-        if wakeAt.map({ instant < $0 }) ?? true { pthread_cond_signal(condition) }
-        pthread_mutex_unlock(mutex)
+        if wakeAt.map({ instant < $0 }) ?? true { condition.signal() }
+        condition.unlock()
     }
 
     /// The instant the thread waits for now; `nil` while it waits for a sleeper or runs (for tests).
     var waitingUntil: ContinuousClock.Instant? {
-        pthread_mutex_lock(mutex)
-        defer { pthread_mutex_unlock(mutex) }
+        condition.lock()
+        defer { condition.unlock() }
         return wakeAt
     }
 
     /// How many sleepers the heap holds, cancelled ones not yet dropped included.
     var heldCount: Int {
-        pthread_mutex_lock(mutex)
-        defer { pthread_mutex_unlock(mutex) }
+        condition.lock()
+        defer { condition.unlock() }
         return heap.count
-    }
-
-    private func startThread() {
-        // Retained for good: the thread never ends, and reads the timer for as long as it runs.
-        let this = Unmanaged.passRetained(self).toOpaque()
-        var thread = pthread_t()
-        let result = pthread_create(
-            &thread, nil,
-            { raw in Unmanaged<DeadlineTimer>.fromOpaque(raw!).takeUnretainedValue().run() }, this)
-        precondition(result == 0, "pthread_create failed: \(result)")
-        pthread_detach(thread)
     }
 
     /// The thread's life: fire what is due, drop what was cancelled, wait for the next.
     private func run() -> Never {
-        pthread_mutex_lock(mutex)
+        condition.lock()
         while true {
             let now = ContinuousClock.now
             var due: [Sleeper] = []
@@ -144,32 +113,13 @@ final class DeadlineTimer: @unchecked Sendable {
             }
             if !due.isEmpty {
                 // Resumed without the lock: a resumed task may add a sleeper at once.
-                pthread_mutex_unlock(mutex)
+                condition.unlock()
                 for sleeper in due { sleeper.fire() }
-                pthread_mutex_lock(mutex)
+                condition.lock()
                 continue
             }
             wakeAt = heap.first?.instant
-            if let wakeAt {
-                var until = Self.monotonicTime(after: now.duration(to: wakeAt))
-                pthread_cond_timedwait(condition, mutex, &until)
-            } else {
-                pthread_cond_wait(condition, mutex)
-            }
+            if let wakeAt { condition.wait(for: now.duration(to: wakeAt)) } else { condition.wait() }
         }
-    }
-
-    /// The monotonic clock's reading `interval` from now (at most a day: the
-    /// thread looks again when it wakes), as `pthread_cond_timedwait` takes it.
-    /// `ContinuousClock` counts time suspended too, the monotonic clock not:
-    /// across a suspend of the machine a sleep ends late, never early.
-    private static func monotonicTime(after interval: Duration) -> timespec {
-        var time = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &time)
-        let (seconds, attoseconds) = min(interval, .seconds(86_400)).components
-        let nanoseconds = Int(time.tv_nsec) + Int(attoseconds / 1_000_000_000) + 1
-        time.tv_sec += Int(seconds) + nanoseconds / 1_000_000_000
-        time.tv_nsec = nanoseconds % 1_000_000_000
-        return time
     }
 }

@@ -7,31 +7,38 @@ struct SiteHeader: HTML {
     /// Who is signed in, on pages that know.
     var account: AccountMenu?
 
-    /// Written straight into the writer, as the framework's own chrome is: it tops every page.
+    /// Written in place, as the framework's own chrome is: it tops every page.
     func render(into html: inout HTMLWriter) {
-        html.writeRaw(#"<header class="site-header"><a class="brand" href="/feed">Sectional</a><nav aria-label="Pages">"#)
-        writeLink("feed", "Feed", into: &html)
-        writeLink("day", "Day", into: &html)
-        html.writeRaw("</nav>")
-        if let account {
-            html.writeRaw(#"<div class="account"><span class="signed-in-as">"#)
-            html.writeEscaped(account.displayName)
-            html.writeRaw("</span>")
-            if let token = account.signOutToken {
-                PostForm(action: SignInRoutes.signOutPath, token: token, label: "Sign out", cssClass: "sign-out").render(into: &html)
+        html.element(Tag.header.self, class: "site-header") { html in
+            html.element(
+                Tag.a.self,
+                attributes: { attributes in
+                    attributes.attribute("class", "brand")
+                    attributes.attribute("href", "/feed")
+                }
+            ) { $0.text("Sectional") }
+            html.element(Tag.nav.self, attributes: { $0.attribute("aria-label", "Pages") }) { html in
+                writeLink(to: "/feed", "Feed", isCurrent: active == "feed", into: &html)
+                writeLink(to: "/day", "Day", isCurrent: active == "day", into: &html)
             }
-            html.writeRaw("</div>")
+            if let account {
+                html.element(Tag.div.self, class: "account") { html in
+                    html.element(Tag.span.self, class: "signed-in-as", text: account.displayName)
+                    if let token = account.signOutToken {
+                        PostForm(action: SignInRoutes.signOutPath, token: token, label: "Sign out", cssClass: "sign-out").render(into: &html)
+                    }
+                }
+            }
         }
-        html.writeRaw("</header>")
     }
 
-    private func writeLink(_ name: StaticString, _ label: StaticString, into html: inout HTMLWriter) {
-        html.writeRaw(#"<a href="/"#)
-        html.writeRaw(name)
-        // Compared on the bytes: `name.description` made a string a link.
-        let isActive = active.map { active in name.withUTF8Buffer { $0.elementsEqual(active.utf8) } } ?? false
-        html.writeRaw(isActive ? #"" aria-current="page">"# : #"">"#)
-        html.writeRaw(label)
-        html.writeRaw("</a>")
+    private func writeLink(to path: StaticString, _ label: StaticString, isCurrent: Bool, into html: inout HTMLWriter) {
+        html.element(
+            Tag.a.self,
+            attributes: { attributes in
+                attributes.attribute("href", path)
+                if isCurrent { attributes.attribute("aria-current", "page") }
+            }
+        ) { $0.text(label) }
     }
 }

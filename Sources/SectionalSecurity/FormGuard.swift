@@ -51,14 +51,40 @@ public struct FormGuard: Sendable {
     /// its bytes: a page writes its hex straight into the form.
     public func formToken(for action: String, subject: String) -> FormToken {
         var action = action
-        return action.withUTF8 { formToken(forAction: $0, subject: subject) }
+        return action.withUTF8 { action in mac(of: subject, action) { FormToken($0) } }
     }
 
-    /// The token of the form posting to the action spelled by `action`'s
-    /// UTF-8 bytes: for an action written on the stack (`/feed/alerts/2/dismiss`),
-    /// with no string made of it.
-    public func formToken(forAction action: UnsafeBufferPointer<UInt8>, subject: String) -> FormToken {
-        mac(of: subject, action) { FormToken($0) }
+    /// The token of the form posting to `prefix`, `number` in decimal, then
+    /// `suffix`, for `subject`: with `("/feed/alerts/", 2, "/dismiss")`, the
+    /// token of `/feed/alerts/2/dismiss`, signed with no string made of the
+    /// action. For a form per row whose action names the row's record: a
+    /// page signs one for each (a string of each cost about 650 instructions).
+    /// The fixed parts come from the program, as a route's do.
+    public func formToken(forAction prefix: StaticString, _ number: Int, _ suffix: StaticString, subject: String) -> FormToken {
+        Self.withDecimal(number) { digits in mac(of: subject, Self.bytes(of: prefix), digits, Self.bytes(of: suffix)) { FormToken($0) } }
+    }
+
+    private static func bytes(of literal: StaticString) -> UnsafeBufferPointer<UInt8> {
+        UnsafeBufferPointer(start: literal.utf8Start, count: literal.utf8CodeUnitCount)
+    }
+
+    /// `number`'s decimal digits, with a `-` when negative, lent from the stack.
+    private static func withDecimal<Result>(_ number: Int, _ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
+        // A sign and 19 digits hold any `Int`; written from the last.
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { buffer in
+            var start = buffer.count
+            var rest = number.magnitude
+            repeat {
+                start -= 1
+                buffer[start] = UInt8(ascii: "0") + UInt8(rest % 10)
+                rest /= 10
+            } while rest > 0
+            if number < 0 {
+                start -= 1
+                buffer[start] = UInt8(ascii: "-")
+            }
+            return body(UnsafeBufferPointer(rebasing: buffer[start...]))
+        }
     }
 
     /// Refuses a `POST` that another site sent, or whose token is missing or
@@ -96,13 +122,17 @@ public struct FormGuard: Sendable {
         }
     }
 
-    /// The MAC of `form`, NUL, `subject`, NUL, `action`, lent to `use` from
+    /// The MAC of `form`, NUL, `subject`, NUL, the action (`action`, then
+    /// `more` and `last`: its parts, when it is given so), lent to `use` from
     /// the stack (an array of its own cost more than its hex).
-    private func mac<Result>(of subject: String, _ action: UnsafeBufferPointer<UInt8>, _ use: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
+    private func mac<Result>(
+        of subject: String, _ action: UnsafeBufferPointer<UInt8>, _ more: UnsafeBufferPointer<UInt8> = .init(start: nil, count: 0),
+        _ last: UnsafeBufferPointer<UInt8> = .init(start: nil, count: 0), _ use: (UnsafeBufferPointer<UInt8>) -> Result
+    ) -> Result {
         var subject = subject
         return subject.withUTF8 { subject in
             // The message in one piece (SipHash takes it whole), then the MAC, on the stack.
-            let length = Self.domain.utf8CodeUnitCount + 1 + subject.count + 1 + action.count
+            let length = Self.domain.utf8CodeUnitCount + 1 + subject.count + 1 + action.count + more.count + last.count
             return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: length + Self.tokenLength) { buffer in
                 var end = buffer.baseAddress!
                 func append(_ bytes: UnsafeBufferPointer<UInt8>) {
@@ -113,11 +143,13 @@ public struct FormGuard: Sendable {
                     end.initialize(to: 0)
                     end += 1
                 }
-                append(UnsafeBufferPointer(start: Self.domain.utf8Start, count: Self.domain.utf8CodeUnitCount))
+                append(Self.bytes(of: Self.domain))
                 appendSeparator()
                 append(subject)
                 appendSeparator()
                 append(action)
+                append(more)
+                append(last)
                 _ = crypto_shorthash_siphashx24(end, buffer.baseAddress!, UInt64(length), macKey)
                 return use(UnsafeBufferPointer(start: end, count: Self.tokenLength))
             }
@@ -141,8 +173,17 @@ public struct FormToken: Sendable, Equatable, CustomStringConvertible {
         low = raw.loadUnaligned(fromByteOffset: 8, as: UInt64.self)
     }
 
-    /// Lends the token as 32 lowercase hex digits (ASCII: nothing in them needs escaping).
-    public func withHex<Result>(_ body: (UnsafeBufferPointer<UInt8>) throws -> Result) rethrows -> Result {
+    /// Lends the token as 32 lowercase hex digits (ASCII: nothing in them
+    /// needs escaping), from the stack: a page writes them into its form
+    /// (`text(_: Span<UInt8>)`) with no string made of them.
+    public func withHex<Result>(_ body: (Span<UInt8>) throws -> Result) rethrows -> Result {
+        try withHexDigits { try body($0.span) }
+    }
+
+    /// The 32 hex digits.
+    public var description: String { withHexDigits { String(decoding: $0, as: UTF8.self) } }
+
+    private func withHexDigits<Result>(_ body: (UnsafeBufferPointer<UInt8>) throws -> Result) rethrows -> Result {
         try withUnsafeBytes(of: (high, low)) { mac in
             try withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 32) { hex in
                 Hex.write(mac, into: hex)
@@ -150,9 +191,6 @@ public struct FormToken: Sendable, Equatable, CustomStringConvertible {
             }
         }
     }
-
-    /// The 32 hex digits.
-    public var description: String { withHex { String(decoding: $0, as: UTF8.self) } }
 }
 
 /// libsodium must be initialised once before use; later calls are no-ops.

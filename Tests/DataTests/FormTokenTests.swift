@@ -40,6 +40,22 @@ struct FormTokenTests {
         }
     }
 
+    @Test(arguments: [0, 2, 9, 10, 1_234_567, -5, Int.max, Int.min])
+    func anActionInPartsSignsAsItsPathDoes(_ number: Int) {
+        let path = "/feed/alerts/\(number)/dismiss"
+        let token = guardian.formToken(forAction: "/feed/alerts/", number, "/dismiss", subject: "session-a")
+        #expect(token == guardian.formToken(for: path, subject: "session-a"))
+        #expect(token.description == guardian.token(for: path, subject: "session-a"))
+        #expect(accepts(guardian, token.description, action: path))
+        #expect(guardian.formToken(forAction: "", number, "", subject: "s") == guardian.formToken(for: String(number), subject: "s"))
+        let hex = token.withHex { hex in
+            var digits: [UInt8] = []
+            for index in hex.indices { digits.append(hex[index]) }
+            return String(decoding: digits, as: UTF8.self)
+        }
+        #expect(hex == token.description)
+    }
+
     @Test("Where the parts of a message end is part of it: moving a byte between subject and action changes the token")
     func partsAreSeparated() {
         #expect(guardian.token(for: "/b", subject: "a") != guardian.token(for: "b", subject: "a/"))

@@ -10,34 +10,10 @@ struct FeedWrites: Sendable {
     static let dismissPath = "/feed/alerts/{id}/dismiss"
 
     /// The dismiss form's action for the alert `id` (`/feed/alerts/2/dismiss`),
-    /// lent from the stack: written into the page and signed with no string
-    /// made of it (a string, and the buffer it was written in, cost about
-    /// 650 instructions an alert).
-    static func withDismissAction<Result>(of id: Int, _ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
-        let prefix: StaticString = "/feed/alerts/"
-        let suffix: StaticString = "/dismiss"
-        // A sign and 20 digits hold any `Int`.
-        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: prefix.utf8CodeUnitCount + 21 + suffix.utf8CodeUnitCount) { buffer in
-            var end = 0
-            func append(_ text: StaticString) {
-                (buffer.baseAddress! + end).initialize(from: text.utf8Start, count: text.utf8CodeUnitCount)
-                end += text.utf8CodeUnitCount
-            }
-            append(prefix)
-            if id < 0 { append("-") }
-            // The digits from the last, then turned around.
-            let firstDigit = end
-            var rest = id.magnitude
-            repeat {
-                buffer[end] = UInt8(ascii: "0") + UInt8(rest % 10)
-                rest /= 10
-                end += 1
-            } while rest > 0
-            buffer[firstDigit..<end].reverse()
-            append(suffix)
-            return body(UnsafeBufferPointer(rebasing: buffer[..<end]))
-        }
-    }
+    /// in parts: written into the page and signed with no string made of it
+    /// (a string, and the buffer it was written in, cost about 650
+    /// instructions an alert).
+    static func dismissAction(of id: Int) -> FormAction { .record("/feed/alerts/", id, "/dismiss") }
     static let restorePath = "/feed/alerts/restore"
     static let saveLayoutPath = "/feed/layout"
     static let resetLayoutPath = "/feed/layout/reset"

@@ -18,8 +18,13 @@ struct FormContext: Sendable {
     /// The token of the form posting to `action` in this session.
     func token(for action: String) -> FormToken { formGuard.formToken(for: action, subject: subject) }
 
-    /// The token of the form posting to the action spelled by these bytes.
-    func token(forAction action: UnsafeBufferPointer<UInt8>) -> FormToken { formGuard.formToken(forAction: action, subject: subject) }
+    /// The token of the form posting to `action`, signed from its parts.
+    func token(for action: FormAction) -> FormToken {
+        switch action {
+        case .path(let path): token(for: path)
+        case .record(let prefix, let number, let suffix): formGuard.formToken(forAction: prefix, number, suffix, subject: subject)
+        }
+    }
 }
 
 /// Who is signed in, for the banner: their name and the sign-out form.

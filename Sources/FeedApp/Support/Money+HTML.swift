@@ -4,11 +4,12 @@ import Sectional
 /// this runs for every amount on every page.
 extension Money: HTML {
     public func render(into html: inout HTMLWriter) {
-        if isNegative { html.writeRaw("\u{2212}") }  // U+2212 MINUS SIGN
-        html.writeRaw("$")
+        if isNegative { html.text("\u{2212}") }  // U+2212 MINUS SIGN
+        html.text("$")
         html.writeDecimal(cents.magnitude / 100, groupingBy: ",")
         let fraction = Int(cents.magnitude % 100)
-        html.writeRaw(fraction < 10 ? ".0" : ".")
+        html.text(".")
+        if fraction < 10 { html.text("0") }
         html.writeDecimal(fraction)
     }
 }

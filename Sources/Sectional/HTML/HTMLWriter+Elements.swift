@@ -19,7 +19,12 @@ extension HTMLWriter {
     /// `<name>`, what `content` writes, `</name>`.
     @inlinable
     public mutating func element<Name: HTMLTagName>(_ name: Name.Type, content: (inout HTMLWriter) -> Void) {
-        element(name, attributes: { _ in }, content: content)
+        // The start tag in one piece.
+        output.reserve(Name.openTag.utf8CodeUnitCount &+ 1)
+        output.appendReserved(Name.openTag)
+        output.appendReserved(">")
+        content(&self)
+        writeRaw(Name.closeTag)
     }
 
     /// `<name attribute>`, what `content` writes, `</name>`.
@@ -27,7 +32,7 @@ extension HTMLWriter {
     public mutating func element<Name: HTMLTagName>(
         _ name: Name.Type, _ attribute: HTMLAttribute, content: (inout HTMLWriter) -> Void
     ) {
-        element(name, attributes: { attribute.render(into: &$0) }, content: content)
+        element(name, rawAttributes: { attribute.render(into: &$0) }, content: content)
     }
 
     /// `<name first second>`, what `content` writes, `</name>`.
@@ -37,7 +42,7 @@ extension HTMLWriter {
     ) {
         element(
             name,
-            attributes: { html in
+            rawAttributes: { html in
                 first.render(into: &html); second.render(into: &html)
             }, content: content)
     }
@@ -47,15 +52,18 @@ extension HTMLWriter {
     /// with no attribute value made, copied or escaped. (`.class("…")`
     /// escapes even a literal: on the feed's sections, that test cost
     /// 1,800 instructions a page.)
-    @inlinable
+    @inlinable @inline(__always)
     public mutating func element<Name: HTMLTagName>(
         _ name: Name.Type, class className: StaticString, content: (inout HTMLWriter) -> Void
     ) {
-        element(
-            name,
-            attributes: { html in
-                html.writeRaw(#" class=""#); html.writeRaw(className); html.writeRaw("\"")
-            }, content: content)
+        // The start tag in one piece: room made once for its four parts.
+        output.reserve(Name.openTag.utf8CodeUnitCount &+ className.utf8CodeUnitCount &+ 10)
+        output.appendReserved(Name.openTag)
+        output.appendReserved(#" class=""#)
+        output.appendReserved(className)
+        output.appendReserved(#"">"#)
+        content(&self)
+        writeRaw(Name.closeTag)
     }
 
     /// `<name>`, `text` escaped, `</name>`: a leaf with no content closure
@@ -74,19 +82,46 @@ extension HTMLWriter {
     /// The start tag with what `attributes` writes, the content, the end tag.
     @inlinable @inline(__always)
     mutating func element<Name: HTMLTagName>(
-        _ name: Name.Type, attributes: (inout HTMLWriter) -> Void, content: (inout HTMLWriter) -> Void
+        _ name: Name.Type, rawAttributes: (inout HTMLWriter) -> Void, content: (inout HTMLWriter) -> Void
     ) {
         writeRaw(Name.openTag)
-        attributes(&self)
+        rawAttributes(&self)
         writeRaw(">")
         content(&self)
         writeRaw(Name.closeTag)
     }
 
     /// Text, escaped: `& < > " '`.
+    ///
+    /// Disfavoured, so that a literal (`text(" owed")`) is a `StaticString`.
+    @_disfavoredOverload
     @inlinable
     public mutating func text(_ text: String) {
         writeEscaped(text)
+    }
+
+    /// Text from the program, escaped as any text is: `text("\u{2212}$")`.
+    ///
+    /// A literal is tested for `& < > " '` where this is inlined, on the
+    /// program's constant bytes: one with none of them (most) is copied as
+    /// markup is, with no string made nor call to escape it. Transparent,
+    /// so that it is inlined into long renderers too, where the optimiser
+    /// may pass over `@inline(__always)` (and a call tests at run time).
+    @_transparent
+    public mutating func text(_ literal: StaticString) {
+        let length = literal.utf8CodeUnitCount
+        if Self.isClean(UnsafeRawPointer(literal.utf8Start), count: length) {
+            output.append(literal)
+        } else {
+            writeEscaped(UnsafeBufferPointer(start: literal.utf8Start, count: length))
+        }
+    }
+
+    /// Text given as its UTF-8 bytes (a buffer's, a token's digits: no
+    /// string made of them), escaped: `& < > " '`.
+    @inlinable
+    public mutating func text(_ utf8: Span<UInt8>) {
+        utf8.withUnsafeBufferPointer { writeEscaped($0) }
     }
 
     /// Content rendered in place: a value that renders itself (an amount, a

@@ -76,34 +76,46 @@ public struct HTMLWriter: ~Copyable {
     @inline(__always)
     public mutating func writeEscaped(_ utf8: UnsafeBufferPointer<UInt8>) {
         guard let start = utf8.baseAddress, utf8.count <= 32 else { return writeEscapedScanning(utf8) }
-        let source = UnsafeRawPointer(start)
-        let length = utf8.count
-        let isClean: Bool
+        // Not clean may be a `#` only: the scan then finds nothing to escape.
+        if Self.isClean(UnsafeRawPointer(start), count: utf8.count) { output.append(utf8) } else { writeEscapedScanning(utf8) }
+    }
+
+    /// Whether the `length` bytes at `source` hold none of `& < > " '`,
+    /// read as words that overlap; false may be a `#` only.
+    ///
+    /// Inlinable: for a literal (`text("$")`) every load is of the
+    /// program's constant text, and the test is done when compiling.
+    @inlinable @inline(__always)
+    static func isClean(_ source: UnsafeRawPointer, count length: Int) -> Bool {
+        @inline(__always) func word(at offset: Int) -> UInt64 { source.loadUnaligned(fromByteOffset: offset, as: UInt64.self) }
         switch length {
-        case 0: return
+        case 0: return true
         case 1...3:
             // Zero bytes above the text's are none of the five.
             let word =
                 UInt64(source.load(as: UInt8.self)) | UInt64(source.load(fromByteOffset: length / 2, as: UInt8.self)) << 8
                 | UInt64(source.load(fromByteOffset: length - 1, as: UInt8.self)) << 16
-            isClean = !Self.mayHoldEscapable(word)
+            return !mayHoldEscapable(word)
         case 4...7:
             let head = source.loadUnaligned(as: UInt32.self)
             let tail = source.loadUnaligned(fromByteOffset: length - 4, as: UInt32.self)
-            isClean = !Self.mayHoldEscapable(UInt64(head) | UInt64(tail) << 32)
+            return !mayHoldEscapable(UInt64(head) | UInt64(tail) << 32)
         case 8...16:
-            let head = source.loadUnaligned(as: UInt64.self)
-            let tail = source.loadUnaligned(fromByteOffset: length - 8, as: UInt64.self)
-            isClean = !(Self.mayHoldEscapable(head) || Self.mayHoldEscapable(tail))
+            return !(mayHoldEscapable(word(at: 0)) || mayHoldEscapable(word(at: length - 8)))
+        case 17...32:
+            // Two words from each end.
+            return
+                !(mayHoldEscapable(word(at: 0)) || mayHoldEscapable(word(at: 8)) || mayHoldEscapable(word(at: length - 16))
+                || mayHoldEscapable(word(at: length - 8)))
         default:
-            // 17 to 32 bytes: two words from each end.
-            @inline(__always) func word(at offset: Int) -> UInt64 { source.loadUnaligned(fromByteOffset: offset, as: UInt64.self) }
-            isClean =
-                !(Self.mayHoldEscapable(word(at: 0)) || Self.mayHoldEscapable(word(at: 8)) || Self.mayHoldEscapable(word(at: length - 16))
-                || Self.mayHoldEscapable(word(at: length - 8)))
+            // Word by word, the last one ending with the text.
+            var offset = 0
+            while offset < length - 8 {
+                if mayHoldEscapable(word(at: offset)) { return false }
+                offset += 8
+            }
+            return !mayHoldEscapable(word(at: length - 8))
         }
-        // Not clean may be a `#` only: the scan then finds nothing to escape.
-        if isClean { output.append(utf8) } else { writeEscapedScanning(utf8) }
     }
 
     /// Escapes `utf8` by finding each of the five in turn: long text, or short text that holds one.
@@ -193,8 +205,8 @@ public struct HTMLWriter: ~Copyable {
     /// `(x - 0x01…01) & ~x & 0x80…80` is non-zero exactly when `x` has a
     /// zero byte (Hacker's Delight, 6-1). Half the work of a test per
     /// character, on the hot path of every page.
-    @inline(__always)
-    private static func mayHoldEscapable(_ word: UInt64) -> Bool {
+    @inlinable @inline(__always)
+    static func mayHoldEscapable(_ word: UInt64) -> Bool {
         let ones: UInt64 = 0x0101_0101_0101_0101
         let quoteAmpersandApostrophe = (word | 0x05 &* ones) ^ (0x27 &* ones)
         let angleBrackets = (word | 0x02 &* ones) ^ (0x3E &* ones)

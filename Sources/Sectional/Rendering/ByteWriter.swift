@@ -56,9 +56,11 @@ public struct ByteWriter: ~Copyable {
     @inlinable @inline(__always)
     public mutating func append(_ source: UnsafeBufferPointer<UInt8>) {
         guard let start = source.baseAddress else { return }
-        if written + source.count > capacity { grow(toFit: written + source.count) }
+        // Sums that wrap: no buffer in memory is near `Int.max` bytes long, and
+        // testing for overflow was a third of a short literal's instructions.
+        if written &+ source.count > capacity { grow(toFit: written &+ source.count) }
         Self.copy(source.count, from: UnsafeRawPointer(start), to: UnsafeMutableRawPointer(base + written))
-        written += source.count
+        written &+= source.count
     }
 
     /// Appends a literal's bytes: inlined where it is written.
@@ -145,6 +147,21 @@ public struct ByteWriter: ~Copyable {
     public mutating func appendDecimal(_ number: Int) {
         if number < 0 { append("-") }
         appendDecimal(number.magnitude)
+    }
+
+    /// Makes room for `count` more bytes at once, so that the literals
+    /// appended into it next (`appendReserved`) test nothing each: an
+    /// attribute's name and value, written in pieces.
+    @inlinable @inline(__always)
+    mutating func reserve(_ count: Int) {
+        if written &+ count > capacity { grow(toFit: written &+ count) }
+    }
+
+    /// Appends a literal into room `reserve` made for it.
+    @inlinable @inline(__always)
+    mutating func appendReserved(_ literal: StaticString) {
+        Self.copy(literal.utf8CodeUnitCount, from: UnsafeRawPointer(literal.utf8Start), to: UnsafeMutableRawPointer(base + written))
+        written &+= literal.utf8CodeUnitCount
     }
 
     /// Appends again the bytes written at `range`: a value escaped once,

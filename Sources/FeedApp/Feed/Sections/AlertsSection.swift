@@ -46,36 +46,27 @@ final class AlertsSection: SectionController, CatalogSection {
         } else {
             html.element(Tag.ul.self, class: "alerts") { html in
                 html.forEach(alerts) { html, alert in
-                    // The item's own tags written as they are: a closure around its
-                    // content would copy the alert, retaining each of its strings.
-                    html.writeRaw(#"<li class=""#)
-                    html.writeRaw(alert.severity.cssClass)
-                    html.writeRaw(#"">"#)
-                    html.element(Tag.span.self, class: "badge", text: alert.severity.label)
-                    html.writeRaw("<div>")
-                    html.element(Tag.strong.self, text: alert.title)
-                    html.element(Tag.p.self, text: alert.text)
-                    html.writeRaw("</div>")
-                    FeedWrites.withDismissAction(of: alert.id) { action in
-                        writeForm(action: action, label: "Dismiss", labelObject: alert.title, into: &html)
+                    html.element(Tag.li.self, class: alert.severity.cssClass) { html in
+                        html.element(Tag.span.self, class: "badge", text: alert.severity.label)
+                        html.element(Tag.div.self) { html in
+                            html.element(Tag.strong.self, text: alert.title)
+                            html.element(Tag.p.self, text: alert.text)
+                        }
+                        writeForm(action: FeedWrites.dismissAction(of: alert.id), label: "Dismiss", labelObject: alert.title, into: &html)
                     }
-                    html.writeRaw("</li>")
                 }
             }
         }
         if dismissedCount > 0 {
-            var action = FeedWrites.restorePath
-            action.withUTF8 { action in
-                let label = dismissedCount == 1 ? "Show 1 dismissed alert" : "Show \(dismissedCount) dismissed alerts"
-                writeForm(action: action, label: label, labelObject: nil, into: &html)
-            }
+            let label = dismissedCount == 1 ? "Show 1 dismissed alert" : "Show \(dismissedCount) dismissed alerts"
+            writeForm(action: .path(FeedWrites.restorePath), label: label, labelObject: nil, into: &html)
         }
     }
 
     /// A one-button form that posts to `action` with its token and the way back, refreshing this section in place with script.
-    private func writeForm(action: UnsafeBufferPointer<UInt8>, label: String, labelObject: String?, into html: inout HTMLWriter) {
+    private func writeForm(action: FormAction, label: String, labelObject: String?, into html: inout HTMLWriter) {
         PostForm.write(
-            action: action, token: forms.token(forAction: action), hidden: ("back", back), label: label, labelObject: labelObject,
+            action: action, token: forms.token(for: action), hidden: ("back", back), label: label, labelObject: labelObject,
             refreshes: Self.id, cssClass: "alert-action", into: &html)
     }
 }

@@ -26,20 +26,20 @@ final class BalancesSection: SectionController, CatalogSection {
         html.element(Tag.table.self, class: "balances") { html in
             html.element(Tag.tbody.self) { html in
                 html.forEach(accounts) { html, account in
-                    // The row's own tags written as they are: a closure around the
-                    // cells would copy the account, retaining each of its strings.
-                    html.writeRaw("<tr><td>")
-                    html.element(Tag.div.self, class: "account-name", text: account.name)
-                    html.writeRaw(#"<div class="account-number">"#)
-                    html.text(Account.maskPrefix)
-                    html.text(account.lastDigits)
-                    html.writeRaw("</div></td>")
-                    let balance = account.balance
-                    html.element(Tag.td.self, class: balance.isNegative ? "amount negative" : "amount") { html in
-                        html.write(balance)
-                        if balance.isNegative { html.element(Tag.span.self, class: "owed", text: " owed") }
+                    html.element(Tag.tr.self) { html in
+                        html.element(Tag.td.self) { html in
+                            html.element(Tag.div.self, class: "account-name", text: account.name)
+                            html.element(Tag.div.self, class: "account-number") { html in
+                                html.text(Account.maskPrefix)
+                                html.text(account.lastDigits)
+                            }
+                        }
+                        let balance = account.balance
+                        html.element(Tag.td.self, class: balance.isNegative ? "amount negative" : "amount") { html in
+                            html.write(balance)
+                            if balance.isNegative { html.element(Tag.span.self, class: "owed", text: " owed") }
+                        }
                     }
-                    html.writeRaw("</tr>")
                 }
                 html.element(Tag.tr.self, class: "total") { html in
                     html.element(Tag.th.self, text: "Total")

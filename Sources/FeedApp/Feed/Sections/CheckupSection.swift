@@ -39,17 +39,21 @@ final class CheckupSection: SectionController, CatalogSection {
         }.render(into: &html)
     }
 
-    /// A question's options, `<option value="QUESTION:CHOICE">`, written straight into the
-    /// writer: as elements each made its value string and, when chosen, an array of attributes.
+    /// A question's options, `<option value="QUESTION:CHOICE">`, written in
+    /// place: as elements each made its value string and, when chosen, an array of attributes.
     private static func renderChoices(of question: CheckupQuiz.Question, chosen: String?, into html: inout HTMLWriter) {
         for choice in question.choices {
-            html.writeRaw(#"<option value=""#)
-            html.writeEscaped(question.id)
-            html.writeRaw(":")
-            html.writeEscaped(choice.id)
-            html.writeRaw(chosen == choice.id ? #"" selected>"# : #"">"#)
-            html.writeEscaped(choice.label)
-            html.writeRaw("</option>")
+            html.element(
+                Tag.option.self,
+                attributes: { attributes in
+                    attributes.attribute("value") { value in
+                        value.text(question.id)
+                        value.text(":")
+                        value.text(choice.id)
+                    }
+                    if chosen == choice.id { attributes.attribute("selected") }
+                }
+            ) { $0.text(choice.label) }
         }
     }
 

@@ -40,9 +40,8 @@ final class CreditScoreSection: SectionController, CatalogSection {
 
 /// A line chart of monthly values, drawn as inline SVG.
 ///
-/// Written straight into the writer, numbers included: built as elements,
-/// with a string per coordinate and label, it cost more than the rest of
-/// its section.
+/// Written in place, numbers included: built as elements, with a string
+/// per coordinate and label, it cost more than the rest of its section.
 struct HistoryChart: HTML {
     var values: [Int]
     var width = 240
@@ -50,30 +49,54 @@ struct HistoryChart: HTML {
 
     func render(into html: inout HTMLWriter) {
         guard values.count > 1, let low = values.min(), let high = values.max() else { return }
-        html.writeRaw(#"<div class="credit-chart"><svg class="chart" viewBox="0 0 "#)
-        html.writeDecimal(width)
-        html.writeRaw(" ")
-        html.writeDecimal(height)
-        html.writeRaw(#"" role="img" aria-label="Score history over 12 months, from "#)
-        html.writeDecimal(values[0])
-        html.writeRaw(" to ")
-        html.writeDecimal(values[values.count - 1])
-        html.writeRaw(#"">"#)
-        writeLine(low: low, high: high, into: &html)
-        html.writeRaw(#"</svg><div class="chart-axis"><span>12 months ago</span><span>Now</span></div></div>"#)
+        html.element(Tag.div.self, class: "credit-chart") { html in
+            html.element(
+                Tag.svg.self,
+                attributes: { attributes in
+                    attributes.attribute("class", "chart")
+                    attributes.attribute("viewBox") { value in
+                        value.text("0 0 ")
+                        value.write(width)
+                        value.text(" ")
+                        value.write(height)
+                    }
+                    attributes.attribute("role", "img")
+                    attributes.attribute("aria-label") { value in
+                        value.text("Score history over 12 months, from ")
+                        value.write(values[0])
+                        value.text(" to ")
+                        value.write(values[values.count - 1])
+                    }
+                }
+            ) { writeLine(low: low, high: high, into: &$0) }
+            html.element(Tag.div.self, class: "chart-axis") { html in
+                html.element(Tag.span.self) { $0.text("12 months ago") }
+                html.element(Tag.span.self) { $0.text("Now") }
+            }
+        }
     }
 
     /// The line through the values, scaled into the chart with a 4-point margin.
     private func writeLine(low: Int, high: Int, into html: inout HTMLWriter) {
         let (range, gaps) = (max(1, high - low), values.count - 1)
-        html.writeRaw(#"<polyline points=""#)
-        for (index, value) in values.enumerated() {
-            if index > 0 { html.writeRaw(" ") }
-            html.writeDecimal(4 + Self.rounded(index * (width - 8), over: gaps))
-            html.writeRaw(",")
-            html.writeDecimal(4 + Self.rounded((height - 8) * (high - value), over: range))
-        }
-        html.writeRaw(#"" fill="none" stroke="currentColor" stroke-width="2.5" stroke-linejoin="round" stroke-linecap="round"></polyline>"#)
+        html.element(
+            Tag.polyline.self,
+            attributes: { attributes in
+                attributes.attribute("points") { points in
+                    for (index, value) in values.enumerated() {
+                        if index > 0 { points.text(" ") }
+                        points.write(4 + Self.rounded(index * (width - 8), over: gaps))
+                        points.text(",")
+                        points.write(4 + Self.rounded((height - 8) * (high - value), over: range))
+                    }
+                }
+                attributes.attribute("fill", "none")
+                attributes.attribute("stroke", "currentColor")
+                attributes.attribute("stroke-width", "2.5")
+                attributes.attribute("stroke-linejoin", "round")
+                attributes.attribute("stroke-linecap", "round")
+            }
+        ) { _ in }
     }
 
     /// `numerator / denominator` rounded half up, in integers (neither is

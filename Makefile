@@ -17,12 +17,14 @@ run: deps
 	$(SWIFT) build
 	$(SWIFT) run feed-server --port $(PORT) $(ARGS)
 
-## test: install what is missing, build with every warning shown, run all tests (SQLite and a throw-away PostgreSQL), then the example package's
+## test: install what is missing, build with every warning shown, run all tests (SQLite and a throw-away PostgreSQL), check the benchmark's C server still answers as feed-server does, then the example package's
 test: deps test-deps
 	$(SWIFT) build --build-tests
 	bash scripts/with-postgres.sh $(SWIFT) test
 	SWIFT="$(SWIFT)" python3 scripts/crash-loop.py --binary "$$($(SWIFT) build --show-bin-path)/feed-server"
 	python3 scripts/check-metrics.py --binary "$$($(SWIFT) build --show-bin-path)/feed-server" --public Public
+	$(MAKE) --no-print-directory bench-feed-sqlite
+	FEED_SQLITE_C="$(FEED_SQLITE_C)" python3 scripts/check-feed-sqlite.py --binary "$$($(SWIFT) build --show-bin-path)/feed-server"
 	$(SWIFT) build --build-tests --package-path $(EXAMPLE)
 	$(SWIFT) test --package-path $(EXAMPLE)
 

@@ -1,7 +1,7 @@
 /*
- * What both C servers of `make bench` share (ceiling.c, reference.c): how
- * they fail, read their numeric flags, and start the daemon. Define
- * PROGRAM_NAME (their messages' prefix) before including this file.
+ * What the C servers of `make bench` share (ceiling.c, reference.c,
+ * feed_sqlite.c): how they fail, read their numeric flags, and start the
+ * daemon. Define PROGRAM_NAME (their messages' prefix) before including this file.
  *
  * The daemons are feed-server's: one a worker thread, each on its own
  * SO_REUSEPORT socket (or, to compare, a thread pool sharing one socket),
@@ -83,12 +83,14 @@ static void stop_feed_daemons(struct feed_daemons *daemons)
 
 /* `threads` worker threads on 127.0.0.1:port (0: a free port) laid out as
  * `layout` says, answering with `answer`; `uri_log`, when not NULL, sees
- * each request target first. Sets *bound_port to the port they listen on;
+ * each request target first; `answer_cls`, when not NULL, holds the `cls`
+ * each daemon's `answer` is called with (one a daemon: `threads` of them
+ * with DAEMON_PER_THREAD). Sets *bound_port to the port they listen on;
  * 0 when libmicrohttpd refuses to start a daemon (the others are stopped). */
-static int start_feed_daemons(unsigned int port, unsigned int threads, enum layout layout,
-                              MHD_AccessHandlerCallback answer,
-                              void *(*uri_log)(void *, const char *, struct MHD_Connection *),
-                              unsigned int *bound_port, struct feed_daemons *daemons)
+static int start_feed_daemons_with(unsigned int port, unsigned int threads, enum layout layout,
+                                   MHD_AccessHandlerCallback answer,
+                                   void *(*uri_log)(void *, const char *, struct MHD_Connection *),
+                                   void *const *answer_cls, unsigned int *bound_port, struct feed_daemons *daemons)
 {
     struct sockaddr_in address = { 0 };
     address.sin_family = AF_INET;
@@ -119,7 +121,7 @@ static int start_feed_daemons(unsigned int port, unsigned int threads, enum layo
                          MHD_USE_ERROR_LOG;
     daemons->count = 0;
     for (unsigned int i = 0; i < daemon_count && i < MAX_DAEMONS; i++) {
-        struct MHD_Daemon *daemon = MHD_start_daemon(flags, 0, NULL, NULL, answer, NULL,
+        struct MHD_Daemon *daemon = MHD_start_daemon(flags, 0, NULL, NULL, answer, answer_cls ? answer_cls[i] : NULL,
                                                      MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&address,
                                                      MHD_OPTION_ARRAY, options,
                                                      MHD_OPTION_END);
@@ -136,6 +138,41 @@ static int start_feed_daemons(unsigned int port, unsigned int threads, enum layo
         }
         address.sin_port = htons(info->port);
         *bound_port = info->port;
+    }
+    return 1;
+}
+
+/* start_feed_daemons_with, every daemon's `answer` called with a NULL `cls`. */
+static inline int start_feed_daemons(unsigned int port, unsigned int threads, enum layout layout,
+                                     MHD_AccessHandlerCallback answer,
+                                     void *(*uri_log)(void *, const char *, struct MHD_Connection *),
+                                     unsigned int *bound_port, struct feed_daemons *daemons)
+{
+    return start_feed_daemons_with(port, threads, layout, answer, uri_log, NULL, bound_port, daemons);
+}
+
+/* A daemon per worker thread, as feed-server, each answering with its own
+ * `cls` (answer_cls[i] for the i-th of `threads`): state of its thread's own. */
+static inline int start_feed_daemons_each(unsigned int port, unsigned int threads, MHD_AccessHandlerCallback answer,
+                                          void *const *answer_cls, unsigned int *bound_port,
+                                          struct feed_daemons *daemons)
+{
+    return start_feed_daemons_with(port, threads, DAEMON_PER_THREAD, answer, NULL, answer_cls, bound_port, daemons);
+}
+
+/* Whether to answer now, in an access handler: the first call only marks
+ * the request seen (queuing then would close the connection after this
+ * request), and a request body is read and ignored. */
+static inline int ready_to_answer(void **con_cls, size_t *upload_data_size)
+{
+    static char head_seen;
+    if (*con_cls == NULL) {
+        *con_cls = &head_seen;
+        return 0;
+    }
+    if (*upload_data_size != 0) {
+        *upload_data_size = 0;
+        return 0;
     }
     return 1;
 }

@@ -38,13 +38,7 @@
 
 #define PROGRAM_NAME "reference"
 #include "bench_server.h"
-
-static void *checked(void *pointer)
-{
-    if (pointer == NULL)
-        die("out of memory", NULL);
-    return pointer;
-}
+#include "bench_buffer.h"
 
 /* --- data.json: a JSON reader for what that file holds ------------------- */
 
@@ -343,30 +337,6 @@ static void load_data(const char *path)
 
 /* --- rendering into a growing buffer -------------------------------------- */
 
-struct buffer {
-    char *data;
-    size_t length, capacity;
-};
-
-static void reserve(struct buffer *buffer, size_t more)
-{
-    if (buffer->length + more <= buffer->capacity)
-        return;
-    while (buffer->length + more > buffer->capacity)
-        buffer->capacity *= 2;
-    buffer->data = checked(realloc(buffer->data, buffer->capacity));
-}
-
-static void put_bytes(struct buffer *buffer, const char *bytes, size_t length)
-{
-    reserve(buffer, length);
-    memcpy(buffer->data + buffer->length, bytes, length);
-    buffer->length += length;
-}
-
-/* A string literal, its length known at compile time. */
-#define PUT(buffer, literal) put_bytes((buffer), "" literal, sizeof(literal) - 1)
-
 /* Text with & < > " ' escaped, as Sectional escapes text and attribute values. */
 static void put_escaped(struct buffer *buffer, const char *text)
 {
@@ -467,7 +437,7 @@ static void render_credit_score(struct buffer *page)
 /* The whole page, in a buffer of its own that the response frees. */
 static struct buffer render_feed(void)
 {
-    struct buffer page = { checked(malloc(2048)), 0, 2048 };
+    struct buffer page = new_buffer(2048);
     PUT(&page, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>Feed</title>"
                "<link rel=\"stylesheet\" href=\"/styles.css\"></head><body><main class=\"stack\">");
     render_balances(&page);
@@ -492,9 +462,6 @@ static const char *const page_headers[][2] = {
 
 static struct MHD_Response *not_found, *not_allowed;
 
-/* Marks a request whose head has been seen: the next call answers it. */
-static char head_seen;
-
 static enum MHD_Result answer(void *cls, struct MHD_Connection *connection, const char *url,
                               const char *method, const char *version, const char *upload_data,
                               size_t *upload_data_size, void **con_cls)
@@ -502,16 +469,8 @@ static enum MHD_Result answer(void *cls, struct MHD_Connection *connection, cons
     (void)cls;
     (void)version;
     (void)upload_data;
-    if (*con_cls == NULL) {
-        /* First call: queuing now would close the connection after this request. */
-        *con_cls = &head_seen;
+    if (!ready_to_answer(con_cls, upload_data_size))
         return MHD_YES;
-    }
-    if (*upload_data_size != 0) {
-        /* A request body: ignore it, answer once it is all read. */
-        *upload_data_size = 0;
-        return MHD_YES;
-    }
     if (strcmp(url, "/feed") != 0)
         return MHD_queue_response(connection, MHD_HTTP_NOT_FOUND, not_found);
     if (strcmp(method, MHD_HTTP_METHOD_GET) != 0 && strcmp(method, MHD_HTTP_METHOD_HEAD) != 0)

@@ -111,20 +111,15 @@ public final class ConnectionPool: Sendable {
     /// Runs `body`, which only reads, where it is cheapest: on the calling
     /// thread with that thread's read connection when the pool has readers
     /// (no hop, no wake-up: the caller's task does not suspend), else as
-    /// `run(_:)` does. Cancelling the calling task interrupts the statement
-    /// running then, from whichever thread cancels.
+    /// `run(_:)` does. Cancelling the calling task, from any thread, stops
+    /// the statement running then: the connection checks for it as it steps.
     /// - Throws: what `body` throws; `CancellationError` when the calling task is cancelled first.
     public func read<T: Sendable>(_ body: @escaping @Sendable (any SQLConnection) throws -> T) async throws -> T {
         guard let callerReaders else { return try await run(body) }
+        try Task.checkCancellation()
         let slot = try callerReaders.slotOfThisThread()
-        let interrupter = slot.interrupter
-        interrupter.reset()
-        return try await withTaskCancellationHandler {
-            try Task.checkCancellation()
-            return try slot.use(body)
-        } onCancel: {
-            interrupter.interrupt()
-        }
+        slot.interrupter.reset()
+        return try slot.use(body)
     }
 
     /// Runs `body` in one write transaction on a pool thread.

@@ -35,8 +35,8 @@ public protocol SQLConnection: AnyObject {
 /// An engine's own interrupt is not enough alone: SQLite forgets an
 /// interrupt that arrives before its statement starts stepping, and
 /// PostgreSQL one that arrives before its query. So a connection also
-/// checks `isRequested` before each statement (and SQLite while stepping);
-/// the pool clears it when the next job starts.
+/// checks `isRequested` before each statement (SQLite, `shouldStop`, also
+/// while stepping); the pool clears it when the next job starts.
 public final class SQLInterrupter: Sendable {
     private let requested = Atomic<Bool>(false)
     private let engineInterrupt: @Sendable () -> Void
@@ -46,6 +46,14 @@ public final class SQLInterrupter: Sendable {
 
     /// Whether the current job was asked to stop.
     public var isRequested: Bool { requested.load(ordering: .acquiring) }
+
+    /// Whether the statement running now should stop: asked to, or, for a
+    /// read on its caller's thread (`ConnectionPool.read`), its caller's
+    /// task was cancelled. Checked where the engine can stop (SQLite's
+    /// progress handler), so a read needs no cancellation handler of its own.
+    public var shouldStop: Bool {
+        isRequested || withUnsafeCurrentTask { $0?.isCancelled ?? false }
+    }
 
     /// Asks the current job to stop.
     public func interrupt() {

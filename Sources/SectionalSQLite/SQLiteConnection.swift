@@ -37,10 +37,11 @@ public final class SQLiteConnection: SQLConnection {
         // sqlite3_interrupt is the one call safe from any thread while the connection is in use.
         let interruptHandle = InterruptHandle(handle)
         interrupter = SQLInterrupter { sqlite3_interrupt(interruptHandle.db) }
-        // Every 1,000 steps of the VM, stop if asked: this also catches an
-        // interrupt that came just before the statement began to step.
+        // Every 1,000 steps of the VM, stop if asked, or if the reading task
+        // was cancelled: this also catches an interrupt that came just before
+        // the statement began to step. A point read ends before the first check.
         sqlite3_progress_handler(
-            db, 1_000, { context in Unmanaged<SQLInterrupter>.fromOpaque(context!).takeUnretainedValue().isRequested ? 1 : 0 },
+            db, 1_000, { context in Unmanaged<SQLInterrupter>.fromOpaque(context!).takeUnretainedValue().shouldStop ? 1 : 0 },
             Unmanaged.passUnretained(interrupter).toOpaque())
         sqlite3_busy_timeout(db, busyTimeoutMilliseconds)
         if readOnly {
@@ -69,7 +70,7 @@ public final class SQLiteConnection: SQLConnection {
 
     /// Runs one statement, prepared once and kept, with `$1`… bound by number.
     public func query(_ sql: String, _ parameters: [SQLValue]) throws(SQLError) -> [SQLRow] {
-        guard !interrupter.isRequested else { throw SQLInterrupter.interrupted }
+        guard !interrupter.shouldStop else { throw SQLInterrupter.interrupted }
         let statement = try prepared(sql)
         defer {
             sqlite3_reset(statement)

@@ -33,6 +33,8 @@ final class CallerReaders: Sendable {
         let slot = ReaderSlot(try open())
         let accepted = state.withLock { state in
             guard !state.closed else { return false }
+            // Connections of threads that have ended are forgotten here.
+            state.slots.removeAll { !$0.isOpen }
             state.slots.append(slot)
             return true
         }
@@ -41,7 +43,7 @@ final class CallerReaders: Sendable {
         return slot
     }
 
-    /// Closes every thread's connection; a read after this fails.
+    /// Closes every thread's connection, each once its current read ends; a read after this fails.
     func close() {
         let slots = state.withLock { state in
             state.closed = true
@@ -78,9 +80,14 @@ final class ReaderSlot: @unchecked Sendable {
 }
 
 /// The read connections of one thread, by pool: in thread-local storage, so
-/// finding a thread's connection takes no lock.
+/// finding a thread's connection takes no lock. Released when its thread
+/// ends, and its connections closed with it.
 private final class ThreadReaderTable {
     private var entries: [(pool: UInt64, slot: ReaderSlot)] = []
+
+    deinit {
+        for entry in entries { entry.slot.close() }
+    }
 
     func slot(of pool: UInt64) -> ReaderSlot? {
         for entry in entries where entry.pool == pool { return entry.slot }

@@ -15,7 +15,9 @@ import Synchronization
 /// A caller cancelled before its work starts is answered at once and the
 /// work skipped; cancelled while it runs, the caller is answered at once
 /// and the statement interrupted (`sqlite3_interrupt`, `PQcancel`), which
-/// leaves the connection ready for the next caller.
+/// leaves the connection ready for the next caller. A read on the caller's
+/// own thread (`read(_:)`) stops instead as soon as its connection next
+/// checks, within a few thousand steps of SQLite's machine.
 public final class ConnectionPool: Sendable {
     /// How many connections, and so how many statements at once.
     public let size: Int

@@ -1,6 +1,10 @@
 import CSQLite
 import SectionalSQL
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// One SQLite connection, opened in WAL mode with foreign keys on and a
 /// busy timeout; its statements are prepared once and kept.
 ///
@@ -13,6 +17,8 @@ public final class SQLiteConnection: SQLConnection {
     /// Stops this connection's current job from another thread.
     public let interrupter: SQLInterrupter
     private let db: OpaquePointer
+    /// What the busy handler reads: kept as long as the connection.
+    private let busyWait: BusyWait
     /// Prepared statements by their SQL, searched in order: a program's
     /// statements are a few dozen literals, and comparing one with each of
     /// them (equal lengths are rare, the same literal is equal at once) costs
@@ -47,7 +53,13 @@ public final class SQLiteConnection: SQLConnection {
         sqlite3_progress_handler(
             db, 1_000, { context in Unmanaged<SQLInterrupter>.fromOpaque(context!).takeUnretainedValue().shouldStop ? 1 : 0 },
             Unmanaged.passUnretained(interrupter).toOpaque())
-        sqlite3_busy_timeout(db, busyTimeoutMilliseconds)
+        // A lock held by another connection is waited for a millisecond at a
+        // time, and no longer once the work is to stop: a read waiting on the
+        // request's thread (a database in memory has no WAL) is cut like one that steps.
+        busyWait = BusyWait(interrupter: interrupter, limit: busyTimeoutMilliseconds)
+        sqlite3_busy_handler(
+            db, { context, attempts in Unmanaged<BusyWait>.fromOpaque(context!).takeUnretainedValue().waitAgain(after: attempts) ? 1 : 0 },
+            Unmanaged.passUnretained(busyWait).toOpaque())
         if readOnly {
             try executeScript("PRAGMA query_only = ON")
             return
@@ -177,6 +189,24 @@ public final class SQLiteConnection: SQLConnection {
         case SQLITE_NOTADB: "SQLITE_NOTADB"
         default: "SQLITE_\(status)"
         }
+    }
+}
+
+/// How long a connection waits for another's lock: a millisecond a try, up
+/// to `limit` tries, none once its work is to stop.
+private final class BusyWait {
+    let interrupter: SQLInterrupter
+    let limit: Int32
+
+    init(interrupter: SQLInterrupter, limit: Int32) {
+        self.interrupter = interrupter
+        self.limit = limit
+    }
+
+    func waitAgain(after attempts: Int32) -> Bool {
+        guard attempts < limit, !interrupter.shouldStop else { return false }
+        usleep(1_000)
+        return true
     }
 }
 

@@ -1,6 +1,8 @@
+import Dispatch
 import Foundation
 import Sectional
 import SectionalSQL
+import SectionalSQLite
 import Testing
 
 #if canImport(Glibc)
@@ -73,6 +75,39 @@ struct CallerReadTests {
         #expect(quick.value == 42)
         // The interrupted connection is this thread's own, and reads on.
         #expect(try await pool.read { db in try db.query("SELECT 1 + 1", [])[0].int(0) } == 2)
+    }
+
+    @Test("A read waiting for the writer's lock (a database in memory has no WAL) is cut at its deadline too")
+    func deadlineCutsAReadWaitingForALock() async throws {
+        let path = SQLiteConnection.sharedMemory(named: "caller-read-lock-\(UUID().uuidString)")
+        let pool = try ConnectionPool(
+            size: 1, dialect: .sqlite, readers: { () throws(SQLError) in try SQLiteConnection(path: path, readOnly: true) }
+        ) { () throws(SQLError) in try SQLiteConnection(path: path) }
+        defer { pool.close() }
+        try await pool.write { db in try db.executeScript("CREATE TABLE marks (n INTEGER); INSERT INTO marks (n) VALUES (1)") }
+        let (locked, locking) = AsyncStream<Void>.makeStream()
+        let release = DispatchSemaphore(value: 0)
+        let writer = Task {
+            try await pool.write { db in
+                try db.execute("INSERT INTO marks (n) VALUES (2)")
+                locking.yield()
+                release.wait()
+            }
+        }
+        for await _ in locked { break }
+        let page = StackPageController(id: "page", title: "Page")
+        let waiting = QuerySection(pool: pool, sql: "SELECT count(*) FROM marks")
+        page.addChild(waiting)
+        // The busy timeout is 5 s: only the cut ends the wait this soon.
+        let clock = ContinuousClock()
+        let start = clock.now
+        let report = await page.loadTree(LoadOptions(timeout: .milliseconds(200)))
+        let waited = start.duration(to: clock.now)
+        release.signal()
+        try await writer.value
+        #expect(report.outcomes.map(\.status) == [.timedOut])
+        #expect(waited < .seconds(4), "the read waited \(waited) for the lock")
+        #expect(try await pool.read { db in try db.query("SELECT count(*) FROM marks", [])[0].int(0) } == 2)
     }
 
     @Test("Cancelling the reading task interrupts its statement")

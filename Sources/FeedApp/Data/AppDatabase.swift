@@ -87,7 +87,8 @@ public struct AppData: Sendable {
 
     /// The seed data in a SQLite database held in memory, its passwords
     /// hashed with `hasher`: what `--database memory:` serves, through the
-    /// same store as a file. Each call makes a database of its own.
+    /// same store as a file. Each call makes a database of its own, with a
+    /// writer thread that lives until `pool?.close()`.
     /// - Throws: `DatabaseProblem` when SQLite cannot make it.
     public static func memory(hasher: PasswordHasher = PasswordHasher(.minimal)) throws(DatabaseProblem) -> AppData {
         let path = SQLiteConnection.sharedMemory(named: "sectional-\(getpid())-\(memoryDatabases.add(1, ordering: .relaxed).oldValue)")

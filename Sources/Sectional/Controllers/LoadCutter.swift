@@ -5,8 +5,8 @@ import Synchronization
 ///
 /// A load that never suspends (a SQLite read on the request's thread) holds
 /// that thread until it returns, so nothing on it can stop the load; its
-/// task's cancellation, raised from the timer's thread, can: the database
-/// pool turns it into `sqlite3_interrupt`. Each load's task registers itself
+/// task's cancellation, raised from the watchdog's thread, can: a SQLite
+/// connection checks for it as it steps, and stops. Each load's task registers itself
 /// here while it runs, so that a cut reaches exactly the loads past their
 /// deadline and never a task that has finished.
 ///
@@ -21,8 +21,10 @@ final class LoadCutter: @unchecked Sendable {
         case cut
     }
 
-    /// A running load's task. Only ever used under the lock, while the task
-    /// is known to run: it leaves its slot (`end`) before it finishes.
+    /// A running load's task, kept past `withUnsafeCurrentTask`'s closure:
+    /// sound only because it is used under the lock, while the task is known
+    /// to run (it leaves its slot in `end`, under the same lock, before it
+    /// returns).
     private struct RunningTask: @unchecked Sendable {
         let task: UnsafeCurrentTask
     }

@@ -24,6 +24,8 @@ final class LoadWatchdog: @unchecked Sendable {
     private var started = false
     /// Whether the thread waits for a registration, not a tick.
     private var isIdle = false
+    /// Whether a round registered since the last tick: most end long before one.
+    private var registeredSinceTick = false
 
     init(tick: Duration, idleAfter: Duration = .seconds(1)) {
         self.tick = tick
@@ -35,6 +37,7 @@ final class LoadWatchdog: @unchecked Sendable {
         condition.lock()
         cutter.watchIndex = rounds.count
         rounds.append(Round(cutter: cutter, start: start))
+        registeredSinceTick = true
         if !started {
             started = true
             // The thread keeps the watchdog for good: it never ends.
@@ -71,10 +74,16 @@ final class LoadWatchdog: @unchecked Sendable {
                 condition.wait(for: tick)
             }
             let now = ContinuousClock.now
-            if !rounds.isEmpty { lastWatched = now }
-            // Cut under the lock: a round cannot end and be freed meanwhile. A
-            // cut only cancels tasks, whose handlers never register a round.
-            for round in rounds { _ = round.cutter.cutOverdue(at: round.start.duration(to: now)) }
+            if registeredSinceTick || !rounds.isEmpty { lastWatched = now }
+            registeredSinceTick = false
+            // Cut without the lock: cancelling runs the loads' cancellation
+            // handlers, which must not hold up every page's registration. A
+            // round ended meanwhile is safe to look at: its cutter cuts only
+            // loads still running, under its own lock.
+            let watched = rounds
+            condition.unlock()
+            for round in watched { _ = round.cutter.cutOverdue(at: round.start.duration(to: now)) }
+            condition.lock()
         }
     }
 }

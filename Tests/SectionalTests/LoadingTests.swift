@@ -1,3 +1,4 @@
+import Synchronization
 import Testing
 
 @testable import Sectional
@@ -17,6 +18,66 @@ struct LoadingTests {
     /// compared as a ratio: run one after another they would take three
     /// times as long. The best of a few rounds is kept, so that a busy
     /// machine's pauses do not decide the outcome.
+    /// The task each load ran in, by section id.
+    private final class TaskRecorder: Sendable {
+        private let tasks = Mutex<[SectionID: Int]>([:])
+        func record(_ id: SectionID) { withUnsafeCurrentTask { task in tasks.withLock { $0[id] = task?.hashValue } } }
+        var distinctTasks: Int { tasks.withLock { Set($0.values).count } }
+        var count: Int { tasks.withLock { $0.count } }
+    }
+
+    /// Holds each load that arrives until `expected` have: loads that ran one
+    /// after another would wait for ever (the test's time limit ends it).
+    private final class Gate: Sendable {
+        private let state = Mutex<(arrived: Int, waiting: [CheckedContinuation<Void, Never>])>((0, []))
+        let expected: Int
+
+        init(expected: Int) { self.expected = expected }
+
+        func arriveAndWait() async {
+            await withCheckedContinuation { continuation in
+                let released = state.withLock { state -> [CheckedContinuation<Void, Never>] in
+                    state.arrived += 1
+                    state.waiting.append(continuation)
+                    guard state.arrived == expected else { return [] }
+                    defer { state.waiting = [] }
+                    return state.waiting
+                }
+                for waiter in released { waiter.resume() }
+            }
+        }
+    }
+
+    @Test(.timeLimit(.minutes(1))) func loadsThatNeverWaitShareOneTaskAndLoadsThatWaitGetOneEach() async {
+        let quick = TaskRecorder()
+        let page = StackPageController(id: "page", title: "Page")
+        for id: SectionID in ["a", "b", "c"] {
+            page.addChild(
+                TextSection(id: id) {
+                    quick.record(id)
+                    return "\(id) data"
+                })
+        }
+        await page.loadTree(timeout: .seconds(30))
+        #expect(quick.count == 3)
+        #expect(quick.distinctTasks == 1, "loads that never suspend ran in \(quick.distinctTasks) tasks")
+
+        let waiting = TaskRecorder()
+        let gate = Gate(expected: 3)
+        let other = StackPageController(id: "page", title: "Page")
+        for id: SectionID in ["a", "b", "c"] {
+            other.addChild(
+                TextSection(id: id) {
+                    waiting.record(id)
+                    // Each waits until all three have started: one after another, none would.
+                    await gate.arriveAndWait()
+                    return "\(id) data"
+                })
+        }
+        await other.loadTree(timeout: .seconds(30))
+        #expect(waiting.distinctTasks == 3, "loads that wait ran in \(waiting.distinctTasks) tasks")
+    }
+
     @Test func siblingsLoadConcurrently() async throws {
         var single = Duration.seconds(3_600)
         var three = Duration.seconds(3_600)

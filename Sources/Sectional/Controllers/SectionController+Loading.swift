@@ -75,33 +75,54 @@ extension SectionController {
         let watch = Self.watchDeadlines(cutter, startedAt: start, on: clock)
         defer { watch.stop() }
 
-        await withTaskGroup(of: Finished.self) { group in
-            let finishedAtOnce = FinishedCount()
-            for (index, operation) in operations.enumerated() {
-                group.addImmediateTask {
-                    defer { finishedAtOnce.increment() }
-                    let started = clock.now
-                    cutter.begin(index, at: start.duration(to: started))
-                    let result: Result<any Sendable, any Error>
-                    do { result = .success(try await operation()) } catch { result = .failure(error) }
-                    return Finished(index: index, result: result, duration: started.duration(to: clock.now), cut: cutter.end(index))
+        let claims = LoadClaims<Finished>(count: pending.count)
+        await withTaskGroup(of: [Finished].self) { group in
+            var runner = 0
+            while claims.hasUnclaimed {
+                claims.starting(runner)
+                group.addImmediateTask { [runner] in
+                    var late: [Finished] = []
+                    while let index = claims.claim(by: runner) {
+                        let started = clock.now
+                        cutter.begin(index, at: start.duration(to: started))
+                        let result: Result<any Sendable, any Error>
+                        do { result = .success(try await operations[index]()) } catch { result = .failure(error) }
+                        let cut = cutter.end(index)
+                        let finished = Finished(index: index, result: result, duration: started.duration(to: clock.now), cut: cut)
+                        if !claims.keepAtOnce(finished, by: runner) { late.append(finished) }
+                        // Its task is cancelled now: the loads left need a runner of their own.
+                        if cut { break }
+                    }
+                    return late
                 }
+                claims.returned()
+                runner += 1
             }
+            let atOnce = claims.takeAtOnce()
             // When every load finished at once, progress is reported once, after
             // all are delivered: a page renders whole instead of card by card.
-            let someWait = finishedAtOnce.value < operations.count
+            let someWait = atOnce.count < pending.count
             if someWait { onProgress() }
-            for await finished in group {
-                let entry = pending[finished.index]
-                outcomes[finished.index] =
-                    finished.cut
-                    ? Self.timedOut(entry.controller, deadlines[finished.index])
-                    : Self.deliver(finished.result, to: entry, duration: finished.duration)
+            for finished in atOnce {
+                outcomes[finished.index] = Self.outcome(of: finished, pending, deadlines)
                 if someWait { onProgress() }
+            }
+            for await batch in group {
+                for finished in batch {
+                    outcomes[finished.index] = Self.outcome(of: finished, pending, deadlines)
+                    onProgress()
+                }
             }
             if !someWait { onProgress() }
         }
         return Self.delivered(outcomes)
+    }
+
+    /// A finished load's outcome: its model delivered, or its controller failed.
+    private static func outcome(of finished: Finished, _ pending: [PendingLoad], _ deadlines: [Duration]) -> LoadReport.Outcome {
+        let entry = pending[finished.index]
+        return finished.cut
+            ? timedOut(entry.controller, deadlines[finished.index]) : deliver(finished.result, to: entry, duration: finished.duration)
     }
 
     /// Cuts the round's loads as they pass their deadlines, from another
@@ -217,13 +238,6 @@ public typealias LoadInterceptor =
     @Sendable (
         _ id: SectionID, _ operation: @escaping @Sendable () async throws -> any Sendable
     ) -> @Sendable () async throws -> any Sendable
-
-/// Counts loads that have finished, from whichever thread finished them.
-private final class FinishedCount: Sendable {
-    private let count = Atomic<Int>(0)
-    func increment() { count.add(1, ordering: .relaxed) }
-    var value: Int { count.load(ordering: .relaxed) }
-}
 
 /// The error of a load cut at its deadline.
 public struct SectionTimedOut: Error, CustomStringConvertible {

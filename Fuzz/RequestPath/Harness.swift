@@ -13,7 +13,7 @@ let logged = Mutex<[String]>([])
 let router: Router = {
     do {
         return try buildRouter(
-            publicDirectory: environment("SECTIONAL_PUBLIC", "Public"),
+            publicDirectory: environment("SECTIONAL_PUBLIC", "Public"), data: try AppData.memory(),
             logger: Logger { line in logged.withLock { $0.append(line) } })
     } catch {
         fatalError("cannot build the router: \(error)")
@@ -61,7 +61,7 @@ public func fuzzRequestPath(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     }
     let (response, body) = runBlocking { () -> (Response, [UInt8]) in
         let response: Response
-        if let immediate = router.respondImmediately(to: request) {
+        if let immediate = router.respondSynchronously(to: request) {
             response = immediate
         } else {
             response = await router.respond(to: request)

@@ -18,6 +18,13 @@ final class MonotonicCondition: @unchecked Sendable {
         pthread_condattr_destroy(&attributes)
     }
 
+    deinit {
+        pthread_cond_destroy(condition)
+        pthread_mutex_destroy(mutex)
+        condition.deallocate()
+        mutex.deallocate()
+    }
+
     func lock() { pthread_mutex_lock(mutex) }
 
     func unlock() { pthread_mutex_unlock(mutex) }

@@ -7,13 +7,15 @@ import Synchronization
 /// after load on the page's thread for as long as each ends without
 /// suspending; when one suspends (a PostgreSQL query, a remote service), the
 /// page's task gets its thread back and starts another runner for the rest.
-/// Loads that never wait share one task; loads that wait still overlap.
+/// Loads that never wait share one task; loads that wait still overlap. A
+/// runner the runtime queues instead of starting at once takes one load
+/// when it starts, and the page's task starts at most one runner a load.
 final class LoadClaims<Finished: Sendable>: Sendable {
     /// How many loads the round has.
     let count: Int
     private let next = Atomic<Int>(0)
     /// The runner running on the page's thread now, before its first
-    /// suspension: only it claims loads; -1 when none.
+    /// suspension: only it claims a second load; -1 when none.
     private let onPageThread = Atomic<Int>(-1)
     /// Loads finished before their runner first suspended, for the page's task.
     private let atOnce: Mutex<(taken: Bool, finished: [Finished])>
@@ -34,9 +36,11 @@ final class LoadClaims<Finished: Sendable>: Sendable {
     /// `addImmediateTask` returned: the runner finished or suspended.
     func returned() { onPageThread.store(-1, ordering: .relaxed) }
 
-    /// The next load for `runner`, while it still runs on the page's thread.
-    func claim(by runner: Int) -> Int? {
-        guard onPageThread.load(ordering: .relaxed) == runner else { return nil }
+    /// The next load for `runner`: its first always (a runner the runtime
+    /// queued instead of starting at once still takes one), then more only
+    /// while it runs on the page's thread, never once it has waited.
+    func claim(by runner: Int, first: Bool) -> Int? {
+        guard first || onPageThread.load(ordering: .relaxed) == runner else { return nil }
         let index = next.add(1, ordering: .relaxed).oldValue
         return index < count ? index : nil
     }

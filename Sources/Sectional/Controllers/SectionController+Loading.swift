@@ -78,11 +78,14 @@ extension SectionController {
         let claims = LoadClaims<Finished>(count: pending.count)
         await withTaskGroup(of: [Finished].self) { group in
             var runner = 0
-            while claims.hasUnclaimed {
+            // At most a runner a load: each takes at least one, whenever it starts.
+            while claims.hasUnclaimed && runner < pending.count {
                 claims.starting(runner)
                 group.addImmediateTask { [runner] in
                     var late: [Finished] = []
-                    while let index = claims.claim(by: runner) {
+                    var first = true
+                    while let index = claims.claim(by: runner, first: first) {
+                        first = false
                         let started = clock.now
                         cutter.begin(index, at: start.duration(to: started))
                         let result: Result<any Sendable, any Error>

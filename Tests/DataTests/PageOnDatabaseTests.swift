@@ -108,7 +108,10 @@ struct PageOnDatabaseTests {
             engine == .sqlite
             ? "WITH RECURSIVE forever(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM forever) SELECT count(*) FROM forever"
             : "SELECT pg_sleep(30)"
-        try await TestDatabase.withData(engine, connections: 2) { data, _ in
+        // Three connections: a cut query's caller is answered before PostgreSQL
+        // has ended the query, so the previous page's may still hold one while
+        // this page's hangs on another; the others' reads need the third.
+        try await TestDatabase.withData(engine, connections: 3) { data, _ in
             let pool = try #require(data.pool)
             let store = QueryingFeedStore(base: data.feed, pool: pool, before: ["alerts": forever])
             let client = InProcessClient(try router(data, store: store, sectionTimeout: .milliseconds(300)))

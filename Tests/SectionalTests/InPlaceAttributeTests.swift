@@ -56,6 +56,15 @@ struct InPlaceAttributeTests {
         #expect(!html.dropFirst().dropLast(4).contains("<"))
     }
 
+    @Test func aContainerOpenedAndClosedInSeparateStepsWrapsWhatIsBetween() {
+        let html = Self.written { html in
+            html.startTag(Tag.main.self, class: "stack")
+            html.text("<cards>")
+            html.endTag(Tag.main.self)
+        }
+        #expect(html == #"<main class="stack">&lt;cards&gt;</main>"#)
+    }
+
     @Test func literalsAndNumbersAreWrittenAsTheyRead() {
         let html = Self.written { html in
             html.element(

@@ -66,6 +66,23 @@ extension HTMLWriter {
         writeRaw(Name.closeTag)
     }
 
+    /// `<name class="className">` alone, for a container whose start and end
+    /// are written in separate steps (a page controller's opening and
+    /// closing); `endTag(_:)` closes it. The class is the program's, as in
+    /// `element(_:class:content:)`.
+    @inlinable
+    public mutating func startTag<Name: HTMLTagName>(_ name: Name.Type, class className: StaticString) {
+        output.reserve(Name.openTag.utf8CodeUnitCount &+ className.utf8CodeUnitCount &+ 10)
+        output.appendReserved(Name.openTag)
+        output.appendReserved(#" class=""#)
+        output.appendReserved(className)
+        output.appendReserved(#"">"#)
+    }
+
+    /// `</name>`, closing what `startTag(_:class:)` opened.
+    @inlinable
+    public mutating func endTag<Name: HTMLTagName>(_ name: Name.Type) { writeRaw(Name.closeTag) }
+
     /// `<name>`, `text` escaped, `</name>`: a leaf with no content closure
     /// (a closure copies the values it captures, retaining their strings).
     @inlinable

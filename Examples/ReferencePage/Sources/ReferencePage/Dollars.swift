@@ -10,10 +10,10 @@ struct Dollars: HTML {
     init(_ cents: Int) { self.cents = cents }
 
     func render(into html: inout HTMLWriter) {
-        html.writeRaw(cents < 0 ? "-$" : "$")
+        html.text(cents < 0 ? "-$" as StaticString : "$")
         html.writeDecimal(cents.magnitude / 100, groupingBy: ",")
         let fraction = Int(cents.magnitude % 100)
-        html.writeRaw(fraction < 10 ? ".0" : ".")
+        html.text(fraction < 10 ? ".0" as StaticString : ".")
         html.writeDecimal(fraction)
     }
 }

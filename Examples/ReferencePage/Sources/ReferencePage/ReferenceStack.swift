@@ -12,11 +12,11 @@ import Sectional
 /// times in a quick run, 1.51 in a full one.
 final class ReferenceStack: StackPageController {
     override func renderOpening(into html: inout HTMLWriter) {
-        html.writeRaw(#"<main class="stack">"#)
+        html.startTag(Tag.main.self, class: "stack")
     }
 
     override func renderClosing(into html: inout HTMLWriter) {
-        html.writeRaw("</main>")
+        html.endTag(Tag.main.self)
     }
 
     override func renderCardMarkup(_ child: SectionController, into html: inout HTMLWriter) {

@@ -22,7 +22,7 @@ final class AlertsSection: SectionController, CatalogSection {
             html.forEach(alerts) { html, alert in
                 html.element(Tag.li.self, .class("alert alert-", alert.severity)) { html in
                     html.element(Tag.strong.self, text: alert.title)
-                    html.writeRaw(" ")
+                    html.text(" ")
                     html.element(Tag.p.self, text: alert.body)
                 }
             }

@@ -22,15 +22,15 @@ final class BalancesSection: SectionController, CatalogSection {
             html.forEach(accounts) { html, account in
                 html.element(Tag.li.self) { html in
                     html.element(Tag.span.self, class: "name", text: account.name)
-                    html.writeRaw(" ")
+                    html.text(" ")
                     html.element(Tag.span.self, class: "number", text: account.number)
-                    html.writeRaw(" ")
+                    html.text(" ")
                     html.element(Tag.span.self, class: "amount") { $0.write(Dollars(account.balanceCents)) }
                 }
             }
         }
         html.element(Tag.p.self, class: "total") { html in
-            html.writeRaw("Total: ")
+            html.text("Total: ")
             html.write(Dollars(accounts.reduce(0) { $0 + $1.balanceCents }))
         }
     }

@@ -6,7 +6,7 @@ PORT ?= 8080
 # type-layout lowering a large value (an element tree's row) is destroyed field by
 # field, not through its type's value witnesses: 2 to 3 % fewer instructions a page.
 RELEASE_BUILD = $(SWIFT) build -c release --static-swift-stdlib -Xswiftc -cross-module-optimization -Xswiftc -Xfrontend -Xswiftc -disable-type-layout
-APT_PACKAGES = libmicrohttpd-dev libsqlite3-dev libpq-dev libsodium-dev pkg-config
+APT_PACKAGES = libsqlite3-dev libpq-dev libsodium-dev pkg-config curl make gcc
 # A package outside this one that depends on it by path: `make test` builds and tests it too.
 EXAMPLE = Examples/ReferencePage
 
@@ -35,14 +35,22 @@ build: deps
 release: deps
 	$(RELEASE_BUILD)
 
-## deps: Debian packages the build needs (apt-get as root, else the command to run)
+## deps: Debian packages the build needs (apt-get as root, else the command to run), and libmicrohttpd 1.0.1 built from Debian's source
 deps:
-	@if ! pkg-config --exists libmicrohttpd sqlite3 libpq libsodium 2>/dev/null; then \
+	@if ! pkg-config --exists sqlite3 libpq libsodium 2>/dev/null || ! command -v curl >/dev/null; then \
 		if [ "$$(id -u)" = 0 ]; then \
 			echo "Installing $(APT_PACKAGES)"; \
 			apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $(APT_PACKAGES); \
 		else \
 			echo "C libraries are missing. Run: sudo apt-get install -y $(APT_PACKAGES)"; exit 1; \
+		fi; \
+	fi
+	@if ! bash scripts/install-libmicrohttpd.sh --check; then \
+		if [ "$$(id -u)" = 0 ]; then \
+			bash scripts/install-libmicrohttpd.sh; \
+			echo "libmicrohttpd changed: earlier builds start over"; rm -rf .build $(EXAMPLE)/.build; \
+		else \
+			echo "libmicrohttpd 1.0.1 is missing. Run: sudo bash scripts/install-libmicrohttpd.sh"; exit 1; \
 		fi; \
 	fi
 

@@ -17,8 +17,8 @@ let package = Package(
     targets: [
         .systemLibrary(
             name: "CMicroHTTPD",
-            pkgConfig: "libmicrohttpd",
-            providers: [.apt(["libmicrohttpd-dev"])]
+            // 1.0.1, built from Debian's source by `make deps` (scripts/install-libmicrohttpd.sh).
+            pkgConfig: "libmicrohttpd"
         ),
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         // Header only: libpq itself is opened at run time, by the first PostgreSQL connection.

@@ -77,6 +77,9 @@ public final class Server: Sendable {
             MHD_OptionItem(option: .CONNECTION_LIMIT, value: connectionShare, ptr_value: nil),
             MHD_OptionItem(option: .PER_IP_CONNECTION_LIMIT, value: configuration.perClientConnectionLimit, ptr_value: nil),
             MHD_OptionItem(option: .CONNECTION_MEMORY_LIMIT, value: configuration.connectionMemoryLimit, ptr_value: nil),
+            // Strict within the RFCs, as advised for public servers: no bare LF line ends, no
+            // folded fields, no whitespace in the target; each is a 400 from libmicrohttpd.
+            MHD_OptionItem(option: .CLIENT_DISCIPLINE_LVL, value: 1, ptr_value: nil),
             MHD_OptionItem(option: .END, value: 0, ptr_value: nil),
         ]
         let cls = core.toOpaque()

@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# libmicrohttpd 1.0.1, built from Debian 13's source package and installed as a
+# static library under PREFIX (default /usr/local), where pkg-config, and so
+# SwiftPM, find it before Debian 12's 0.9.75.
+#
+# Why not Debian 12's 0.9.75: it answers a request whose Content-Length is
+# malformed with its error head written twice, and a Cookie field with an
+# unterminated quoted value (`a="`) with 431 on every route, before the server
+# sees the request; both are fixed in 1.0. Debian's patches to 1.0.1 touch only
+# its tests and manual page, so the upstream tarball is the library Debian ships.
+#
+# Pinned by version and SHA-256 (Debian's Sources index for trixie). Built
+# without HTTPS (the server speaks plain HTTP behind a proxy), without its own
+# cookie parser (SessionCookie reads the field itself), and static, so that the
+# binary and the Docker image need no shared libmicrohttpd. About 15 s on 2 cores.
+#
+# `--check`: exit 0 if pkg-config finds this version, else 1; builds nothing.
+# Environment: PREFIX, DEBIAN_MIRROR (default http://deb.debian.org/debian).
+set -euo pipefail
+
+readonly VERSION=1.0.1
+readonly SHA256=a89e09fc9b4de34dde19f4fcb4faaa1ce10299b9908db1132bbfa1de47882b94
+readonly MIRROR=${DEBIAN_MIRROR:-http://deb.debian.org/debian}
+readonly PREFIX=${PREFIX:-/usr/local}
+readonly TARBALL=libmicrohttpd_${VERSION}.orig.tar.gz
+
+if [[ ${1:-} == --check ]]; then
+    exec pkg-config --exact-version="$VERSION" libmicrohttpd
+fi
+
+work=$(mktemp -d -t libmicrohttpd.XXXXXX)
+trap 'rm -rf "$work"' EXIT
+
+echo "Building libmicrohttpd $VERSION into $PREFIX"
+curl -fsSL --retry 3 -o "$work/$TARBALL" "$MIRROR/pool/main/libm/libmicrohttpd/$TARBALL"
+echo "$SHA256  $work/$TARBALL" | sha256sum --check --quiet -
+tar -xzf "$work/$TARBALL" -C "$work"
+cd "$work/libmicrohttpd-$VERSION"
+# Its header in a folder of its own: a folder the compiler searches by default
+# (PREFIX/include) would come after /usr/include, where Debian 12's may be.
+./configure --quiet --prefix="$PREFIX" --includedir="$PREFIX/include/libmicrohttpd-$VERSION" --disable-shared --enable-static --with-pic \
+    --disable-https --disable-cookie --disable-doc --disable-examples --disable-tools --disable-curl \
+    >"$work/configure.log" 2>&1 || { cat "$work/configure.log" >&2; exit 1; }
+make --silent -j"$(nproc)" >"$work/make.log" 2>&1 || { tail -50 "$work/make.log" >&2; exit 1; }
+make --silent install >"$work/install.log" 2>&1 || { tail -50 "$work/install.log" >&2; exit 1; }
+pkg-config --exact-version="$VERSION" libmicrohttpd || {
+    echo "libmicrohttpd $VERSION is installed in $PREFIX but pkg-config does not find it first" >&2
+    exit 1
+}

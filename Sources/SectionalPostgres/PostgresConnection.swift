@@ -48,6 +48,10 @@ public final class PostgresConnection: SQLConnection {
     public func query(_ sql: String, _ parameters: [SQLValue]) throws(SQLError) -> [SQLRow] {
         // A cancel that came before the query was sent would reach a server with nothing to cancel.
         guard !interrupter.isRequested else { throw SQLInterrupter.interrupted }
+        // PostgreSQL's text holds no NUL, and a C string would end there: refuse, never cut.
+        for case .text(let text) in parameters where text.utf8.contains(0) {
+            throw SQLError(code: "22021", message: "a text parameter holds a NUL byte, which PostgreSQL cannot store")
+        }
         try reconnectIfBroken()
         let name = try prepared(sql, parameterCount: parameters.count)
         // libpq wants C strings that live through the call: strdup, then free.

@@ -84,6 +84,21 @@ public final class SQLiteConnection: SQLConnection {
         sqlite3_close_v2(db)
     }
 
+    /// Binds text by its byte length, never as a C string: a NUL inside is
+    /// stored, not taken for the end (`a\0' OR 1=1` would bind as `a`).
+    private static func bind(_ text: String, to statement: OpaquePointer, at index: Int32) -> Int32 {
+        var text = text
+        return text.withUTF8 { bytes in
+            // An empty buffer may have no address, and a null pointer binds NULL.
+            guard let address = bytes.baseAddress, !bytes.isEmpty else {
+                return sqlite3_bind_text(statement, index, "", 0, sectional_sqlite_transient())
+            }
+            return address.withMemoryRebound(to: CChar.self, capacity: bytes.count) {
+                sqlite3_bind_text(statement, index, $0, Int32(bytes.count), sectional_sqlite_transient())
+            }
+        }
+    }
+
     /// Runs one statement, prepared once and kept, with `$1`… bound by number.
     public func query(_ sql: String, _ parameters: [SQLValue]) throws(SQLError) -> [SQLRow] {
         guard !interrupter.shouldStop else { throw SQLInterrupter.interrupted }
@@ -98,7 +113,7 @@ public final class SQLiteConnection: SQLConnection {
                 switch value {
                 case .null: sqlite3_bind_null(statement, index)
                 case .integer(let number): sqlite3_bind_int64(statement, index, number)
-                case .text(let text): sqlite3_bind_text(statement, index, text, -1, sectional_sqlite_transient())
+                case .text(let text): Self.bind(text, to: statement, at: index)
                 }
             guard status == SQLITE_OK else { throw error(status) }
         }

@@ -132,6 +132,32 @@ struct SignInTests {
     }
 }
 
+@Suite("Sign-in refuses control characters", .timeLimit(.minutes(1)))
+struct SignInControlCharacterTests {
+    /// Bound as a C string, `alex\0' OR 1=1--` was looked up as `alex` and,
+    /// with alex's password, signed in. A control character in any form
+    /// field is a 400 that names it, and no session is made.
+    @Test("A NUL or another control character in the name is a 400 that says why", arguments: ["alex\u{0}' OR 1=1--", "alex\u{1}", "al\u{7F}ex"])
+    func controlInName(name: String) async throws {
+        try await TestDatabase.withData(.sqlite) { data, _ in
+            let (browser, _) = try browser(data)
+            let answer = try await browser.signIn(name, "alex-demo-1")
+            #expect(answer.status == .badRequest)
+            #expect(answer.bodyText.contains("control character (U+"), "\(answer.bodyText.prefix(300))")
+            #expect(answer.headers["Set-Cookie"] == nil)
+            #expect(browser.cookie == nil)
+        }
+    }
+
+    @Test("Tabs and line ends are text, as a text area sends them: a wrong name, not a bad request")
+    func lineEndsAreText() async throws {
+        try await TestDatabase.withData(.sqlite) { data, _ in
+            let (browser, _) = try browser(data)
+            #expect(try await browser.signIn("alex\r\n", "alex-demo-1").status == .unauthorized)
+        }
+    }
+}
+
 @Suite("Sessions expire", .timeLimit(.minutes(1)))
 struct SessionExpiryTests {
     // In memory too: there a fresh session is read with no task, and one that is due a touch or has ended is left to the accounts' async path.

@@ -108,4 +108,31 @@ struct ConnectionPoolTests {
         }
         #expect(try await pool.run { db in try db.query("SELECT count(*) FROM items", [])[0].int(0) } == 0)
     }
+
+    /// Text went to SQLite as a C string, so `hostile-a\0' OR 1=1--` was
+    /// looked up as `hostile-a`. SQLite now gets every byte; PostgreSQL, whose
+    /// text cannot hold a NUL, refuses the statement and stores nothing.
+    @Test("Text with a NUL is bound whole, or refused, never cut at the NUL", arguments: Engine.sql)
+    func textWithNUL(engine: Engine) async throws {
+        let pool = try await TestDatabase.pool(engine, size: 1)
+        defer { pool.close() }
+        try await pool.run { db in try db.executeScript("CREATE TABLE names (name TEXT NOT NULL)") }
+        try await pool.write { db in try db.execute("INSERT INTO names (name) VALUES ($1)", [.text("hostile-a")]) }
+        let sneaky = "hostile-a\u{0}' OR 1=1--"
+        let found = { () async throws -> Int in
+            try await pool.run { db in try db.query("SELECT count(*) FROM names WHERE name = $1", [.text(sneaky)])[0].int(0) }
+        }
+        switch engine {
+        case .sqlite:
+            #expect(try await found() == 0, "the whole text is compared, NUL and all")
+            try await pool.write { db in try db.execute("INSERT INTO names (name) VALUES ($1)", [.text(sneaky)]) }
+            let stored = try await pool.run { db in try db.query("SELECT length(CAST(name AS BLOB)) FROM names WHERE name = $1", [.text(sneaky)]) }
+            #expect(try stored.map { try $0.int(0) } == [sneaky.utf8.count])
+        default:
+            await #expect(throws: SQLError(code: "22021", message: "a text parameter holds a NUL byte, which PostgreSQL cannot store")) {
+                try await found()
+            }
+        }
+        #expect(try await pool.run { db in try db.query("SELECT count(*) FROM names WHERE name = $1", [.text("")])[0].int(0) } == 0, "empty text is text, not NULL")
+    }
 }

@@ -22,7 +22,8 @@ extension Request {
         for field in fields {
             if let control = (field.name + field.value).unicodeScalars.first(where: Self.isRefusedControl) {
                 let code = "U+" + String(control.value, radix: 16, uppercase: true).leftPadded(to: 4)
-                throw HTTPError(.badRequest, "The form field \"\(field.name.unicodeScalars.filter { !Self.isRefusedControl($0) })\" holds a control character (\(code)), which no field accepts.")
+                let name = String(field.name.unicodeScalars.filter { !Self.isRefusedControl($0) })
+                throw HTTPError(.badRequest, "The form field \"\(name)\" holds a control character (\(code)), which no field accepts.")
             }
         }
         return fields

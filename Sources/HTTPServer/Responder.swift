@@ -26,6 +26,10 @@ public protocol Responder: Sendable {
     /// (no route, a method the route does not take), given before the body
     /// is read and before `100 Continue` is sent; `nil` reads the body.
     func refusal(for request: Request) -> Response?
+
+    /// `error` answered as the responder answers its own errors (a page, or
+    /// JSON under an API), for what the server refuses before any route runs.
+    func errorResponse(_ error: HTTPError, for request: Request) -> Response
 }
 
 /// A responder's answer to a request: ready now, or work for the server to run in a task.
@@ -46,4 +50,6 @@ extension Responder {
     }
 
     public func refusal(for request: Request) -> Response? { nil }
+
+    public func errorResponse(_ error: HTTPError, for request: Request) -> Response { error.response() }
 }

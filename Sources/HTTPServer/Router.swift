@@ -233,6 +233,10 @@ public struct Router: Responder {
         do { return try body() } catch { return errorResponse(error, for: request) }
     }
 
+    public func errorResponse(_ error: HTTPError, for request: Request) -> Response {
+        Self.errorResponse(error, for: request, answeredBy: errorResponder, logger: logger)
+    }
+
     /// An `HTTPError` is answered as itself; anything else is logged and hidden behind a 500.
     func errorResponse(_ error: any Error, for request: Request) -> Response {
         Self.errorResponse(error, for: request, answeredBy: errorResponder, logger: logger)

@@ -133,13 +133,14 @@ final class ServerCore: Sendable {
             return HTTPError(.expectationFailed, "Only Expect: 100-continue is understood.").response()
         }
         guard head.declaresBody else { return nil }
+        let request = try? Request(method: state.method, target: state.target, headers: state.headers)
         if let length = head.contentLength, length > UInt64(configuration.requestBodyLimit) {
-            return HTTPError(.contentTooLarge, "The request body is too large.").response()
+            let error = HTTPError(.contentTooLarge, "The request body is too large.")
+            // As the app answers errors: a page for a browser's form, JSON under an API.
+            return request.map { responder.errorResponse(error, for: $0) } ?? error.response()
         }
         if state.method.isRead { return HTTPError(.badRequest, "A \(state.method) request carries no body.").response() }
-        guard let request = try? Request(method: state.method, target: state.target, headers: state.headers) else {
-            return nil  // the dispatch answers a malformed target
-        }
+        guard let request else { return nil }  // the dispatch answers a malformed target
         return responder.refusal(for: request)
     }
 

@@ -30,8 +30,13 @@ struct LiveStream<Page: ComposedPage>: Sendable {
         var check = request
         check.isRecheck = true
         let stream = Stream(page: page, routes: routes, request: check, plan: plan, keys: keys, hub: hub)
+        // The site's headers for its HTML (nosniff, framing, referrer), then the stream's own.
+        var headers = routes.site.htmlHeaders
+        headers["Content-Type"] = "text/event-stream"
+        headers["Cache-Control"] = "no-store"
+        headers["X-Accel-Buffering"] = "no"
         return Response(
-            headers: ["Content-Type": "text/event-stream", "Cache-Control": "no-store", "X-Accel-Buffering": "no"],
+            headers: headers,
             body: .stream(ResponseStream { writer in await stream.run(subscription, sent: sent, into: writer) }))
     }
 

@@ -209,6 +209,31 @@ struct SessionTouchTests {
     }
 }
 
+@Suite("A short idle time", .timeLimit(.minutes(1)))
+struct ShortIdleTests {
+    /// With `--session-idle 1m`, visits at 20, 40 and 55 s were sent to
+    /// /signin at 63 s: `last_seen_at` was written at most once a minute, so
+    /// the window shrank by up to a minute. Now a tenth of the idle time.
+    @Test("A session in use within a one-minute idle time stays signed in; left alone a minute, it ends", arguments: Engine.sql)
+    func activeSessionLives(engine: Engine) async throws {
+        try await TestDatabase.withData(engine) { data, _ in
+            let now = TestNow()
+            let (browser, _) = try browser(data, now: now, accounts: AccountSettings(sessionIdle: .seconds(60)))
+            try await browser.signIn("alex", "alex-demo-1")
+            var elapsed = 0
+            for second in [20, 40, 55, 63, 110] {
+                now.advance(second - elapsed)
+                elapsed = second
+                #expect(try await browser.get("/api/feed/sections").status == .ok, "in use at \(second) s")
+            }
+            now.advance(59)
+            #expect(try await browser.get("/api/feed/sections").status == .ok, "59 s after the last visit")
+            now.advance(61)
+            #expect(try await browser.get("/api/feed/sections").status == .unauthorized, "a minute after the last visit")
+        }
+    }
+}
+
 @Suite("Sign-in is rate limited", .timeLimit(.minutes(1)))
 struct SignInLimitTests {
     @Test("Five failures for an account: the sixth attempt, even the right password, is a 429 until the window passes", arguments: Engine.allCases)

@@ -156,7 +156,7 @@ struct FeedWriteTests {
 
 @Suite("The feed's forms over a real socket", .timeLimit(.minutes(1)))
 struct LiveFeedWriteTests {
-    @Test("A body over the limit is a 413 before it is read; the data is unchanged")
+    @Test("A body over the limit is a 413 page before it is read; the data is unchanged")
     func oversized() async throws {
         try await TestDatabase.withData(.memory) { data, _ in
             let router = try buildRouter(publicDirectory: FormHarness.publicDirectory, data: data, logger: LogCollector().logger)
@@ -170,6 +170,8 @@ struct LiveFeedWriteTests {
                         "POST", "/feed/alerts/\(alert.id)/dismiss", headers: ["Content-Type: application/x-www-form-urlencoded"], body: body)
                 }
                 #expect(response.status == 413)
+                #expect(response.header("Content-Type") == "text/html; charset=utf-8", "a page, as the form's other answers")
+                #expect(response.text.contains("<!DOCTYPE html>") && response.text.contains("too large"))
                 #expect(try await data.feed.alerts(of: UserID(1)).allSatisfy { !$0.isDismissed })
             }
         }

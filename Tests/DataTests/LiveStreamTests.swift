@@ -75,6 +75,25 @@ struct LiveStreamTests {
         }
     }
 
+    @Test("The stream is answered with the headers pages carry: nosniff, no framing, no referrer off the site")
+    func securityHeaders() async throws {
+        let app = try LiveApp()
+        let alex = app.browser()
+        try await alex.signIn("alex", "alex-demo-1")
+        try await withLiveServer(app.router) { server in
+            let stream = try Stream(port: server.port, cookie: alex.cookie!)
+            #expect(try await stream.waitFor("retry: 1000"))
+            let head = stream.unreadText.components(separatedBy: "\r\n\r\n")[0]
+            for field in [
+                "Content-Type: text/event-stream", "X-Content-Type-Options: nosniff", "X-Frame-Options: DENY", "Referrer-Policy: same-origin",
+                "Cache-Control: no-store",
+            ] {
+                #expect(head.contains(field), "\(field) in \(head)")
+            }
+            #expect(head.contains("frame-ancestors 'none'"))
+        }
+    }
+
     @Test("A reconnect with an old Last-Event-ID gets what changed at once; a current one gets nothing")
     func resync() async throws {
         let app = try LiveApp()

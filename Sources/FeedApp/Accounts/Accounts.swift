@@ -49,6 +49,10 @@ struct Accounts: Sendable {
     /// divides 128-bit integers (380 instructions a request).
     private let lifetimeSeconds: Int
     private let idleSeconds: Int
+    /// A session's `last_seen_at` is written at most this often: a page view is
+    /// not a write. A tenth of the idle time, at most a minute: the write lags a
+    /// visit by up to this much, so the idle window is never cut by more.
+    let touchSeconds: Int
 
     init(store: any AccountStore, hasher: PasswordHasher, settings: AccountSettings, logger: Logger, now: @escaping @Sendable () -> Int) {
         self.store = store
@@ -58,10 +62,8 @@ struct Accounts: Sendable {
         self.now = now
         lifetimeSeconds = Int(settings.sessionLifetime.components.seconds)
         idleSeconds = Int(settings.sessionIdle.components.seconds)
+        touchSeconds = min(60, max(1, idleSeconds / 10))
     }
-
-    /// A session's `last_seen_at` is written at most this often: a page view is not a write.
-    static let touchInterval = 60
 
     /// The signed-in visitor, from an `Authorization: Bearer` token or the session cookie.
     /// - Throws: a 401 `HTTPError` for a bearer token that is not valid; a 503 when the database fails.
@@ -106,7 +108,7 @@ struct Accounts: Sendable {
             return .expired
         }
         // A live page's own checks are not activity: an open tab must not keep the session from idling out.
-        return !request.isRecheck && now - session.lastSeenAt >= Self.touchInterval ? .dueTouch : .current
+        return !request.isRecheck && now - session.lastSeenAt >= touchSeconds ? .dueTouch : .current
     }
 
     /// The visitor, or the answer for someone who must sign in: a 303 to the

@@ -33,7 +33,11 @@ feed-server, on loopback only, each attack bounded in time.
     connections whose head is overdue and, when full, the one that has
     waited longest for a head, to make room. Then the server must return
     to idle once the attacker stops.
- 6. Prints a table; exits 1 when anything did not hold.
+ 6. Stuck readers: seven live streams that never read while alerts change
+    3,000 times; resident memory may grow at most 4 MB, and the streams must
+    close (the server ends a stream whose reader took nothing for two
+    heartbeats of 15 s) within 45 s plus IDLE_DEADLINE.
+ 7. Prints a table; exits 1 when anything did not hold.
 
 Every process it starts is stopped on exit, failure or interrupt included.
 
@@ -51,6 +55,7 @@ import os
 import re
 import resource
 import signal
+import socket
 import subprocess
 import sys
 import time
@@ -119,11 +124,12 @@ class Abuse:
         one aside), counted in the process: see harness.tcp_connections."""
         return harness.tcp_connections(self.server.pid)
 
-    def wait_for_idle(self) -> tuple[int, int]:
-        """Waits up to IDLE_DEADLINE for the server to hold no connection:
-        (connections left, seconds waited)."""
+    def wait_for_idle(self, deadline: int | None = None) -> tuple[int, int]:
+        """Waits up to `deadline` (IDLE_DEADLINE) seconds for the server to hold
+        no connection: (connections left, seconds waited)."""
         start = time.monotonic()
-        while (left := self.connections()) > 0 and time.monotonic() - start < self.settings.idle_deadline:
+        deadline = deadline or self.settings.idle_deadline
+        while (left := self.connections()) > 0 and time.monotonic() - start < deadline:
             time.sleep(1)
         return left, round(time.monotonic() - start)
 
@@ -218,6 +224,47 @@ class Abuse:
                                         f"attacker: {output_path.read_text().strip()}")
 
 
+    def stuck_readers(self) -> None:
+        """Live streams whose readers never read, while alerts change 3,000
+        times: each stream must hold the newest card, not a backlog (seven
+        such streams once took the server from 27 to 53 MB), and end once it
+        has taken nothing for two heartbeats."""
+        streams, changes = 7, 3_000
+        port, cookie = self.server.port, self.cookie
+        form = r'action="({})"[^>]*><input type="hidden" name="token" value="([0-9a-f]+)"'
+        page = harness.request(port, "/feed?stream=0", cookie=cookie).text
+        dismiss = re.search(form.format(r"/feed/alerts/\d+/dismiss"), page).groups()
+        post = {"cookie": cookie, "method": "POST", "headers": {"Content-Type": "application/x-www-form-urlencoded"}}
+        harness.request(port, dismiss[0], body=f"token={dismiss[1]}&back=/feed", **post)
+        restore = re.search(form.format("/feed/alerts/restore"), harness.request(port, "/feed?stream=0", cookie=cookie).text).groups()
+        before = harness.rss_kb(self.server.pid)
+        sockets = []
+        for _ in range(streams):
+            stuck = socket.socket()
+            stuck.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)  # never read: the window fills at once
+            stuck.connect(("127.0.0.1", port))
+            stuck.sendall(f"GET /feed/live HTTP/1.1\r\nHost: 127.0.0.1\r\nCookie: {cookie}\r\n\r\n".encode())
+            sockets.append(stuck)
+        say(f"stuck-readers: {streams} live streams that never read; {changes:,} changes to their alerts")
+        for index in range(changes):
+            action = restore if index % 2 else dismiss
+            harness.request(port, action[0], body=f"token={action[1]}&back=/feed", **post)
+        after = harness.rss_kb(self.server.pid)
+        growth = after - before
+        if growth > 4_096:
+            self.fail(f"stuck-readers: resident memory grew {growth:,} kB with {streams} streams that never read")
+        # Two heartbeats of 15 s without a byte taken, then libmicrohttpd's 15 s idle timeout closes the socket.
+        deadline = 2 * 15 + 15 + self.settings.idle_deadline
+        left, waited = self.wait_for_idle(deadline)
+        if left:
+            self.fail(f"stuck-readers: {left} connections still open {deadline}s after the changes")
+        for stuck in sockets:
+            stuck.close()
+        self.still_answers("stuck-readers")
+        self.rows["stuck-readers"] = (f"{streams} streams never read, {changes:,} changes | resident {before:,} kB before, "
+                                      f"{after:,} kB after (+{growth:,}); the streams closed {waited}s later")
+
+
 def attacker_report(log: Path) -> str:
     """slowhttptest's last status block: how many of its connections were
     ever connected, and how many it still held when it stopped. (Its "service
@@ -249,9 +296,10 @@ def main() -> int:
     abuse.attack("slowloris", "-H", "-i", "10", "-x", "24", "-t", "GET")
     abuse.attack("slow-read", "-X", "-k", "3", "-w", "512", "-y", "1024", "-n", "5", "-z", "32")
     abuse.many_addresses()
+    abuse.stuck_readers()
 
     print(f"\n{'run':<14} normal client (127.0.0.2; 127.0.0.7 for many-addresses) | server")
-    for name in ("baseline", "slowloris", "slow-read", "many-addresses"):
+    for name in ("baseline", "slowloris", "slow-read", "many-addresses", "stuck-readers"):
         print(f"{name:<14} {abuse.rows.get(name, 'not run')}")
     if abuse.failed:
         print("abuse: FAILED")

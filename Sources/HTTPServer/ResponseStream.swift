@@ -44,6 +44,20 @@ public struct ResponseBodyWriter: Sendable {
 
     /// Whether the client is still there to read what is written.
     public var isOpen: Bool { sink.isOpen }
+
+    /// Bytes written that the client has not taken yet: a long-lived stream
+    /// writes nothing more while there are any, so a reader that stopped
+    /// reading costs one write's bytes, not a backlog.
+    public var unsentBytes: Int { sink.unsentBytes }
+
+    /// Bytes the client has taken so far: unchanged while it reads nothing.
+    public var sentBytes: UInt64 { sink.sentBytes }
+
+    /// Runs `action` once the client has taken everything written (at once if it has).
+    public func whenDrained(_ action: @escaping @Sendable () -> Void) { sink.whenDrained(action) }
+
+    /// Ends the response now, whatever is still unsent: for a client that stopped reading.
+    public func abandon() { sink.abandon() }
 }
 
 /// What a streamed body is written into: the server's connection, or a
@@ -53,4 +67,20 @@ public protocol ResponseBodySink: Sendable {
     func write(_ bytes: [UInt8])
     /// Whether a reader is still there.
     var isOpen: Bool { get }
+    /// Bytes written and not yet taken by the reader.
+    var unsentBytes: Int { get }
+    /// Bytes taken by the reader so far.
+    var sentBytes: UInt64 { get }
+    /// Runs `action` once `unsentBytes` is zero.
+    func whenDrained(_ action: @escaping @Sendable () -> Void)
+    /// Drops what is unsent and ends the response with an error.
+    func abandon()
+}
+
+extension ResponseBodySink {
+    /// A sink whose reader takes each write at once.
+    public var unsentBytes: Int { 0 }
+    public var sentBytes: UInt64 { 0 }
+    public func whenDrained(_ action: @escaping @Sendable () -> Void) { action() }
+    public func abandon() {}
 }

@@ -23,6 +23,8 @@ final class StreamContext: ResponseBodySink, @unchecked Sendable {
         var queued = 0
         /// The client read too slowly for what was written: the stream ends with an error.
         var overflowed = false
+        /// Run once the queue is empty.
+        var onDrained: [@Sendable () -> Void] = []
 
         /// Clears the parked flag; `true` when the reader was parked and must be woken.
         mutating func takeParkedReader() -> Bool {
@@ -71,6 +73,28 @@ final class StreamContext: ResponseBodySink, @unchecked Sendable {
 
     var isOpen: Bool { state.withLock { !$0.released && !$0.overflowed } }
 
+    var unsentBytes: Int { state.withLock { $0.queued } }
+
+    func whenDrained(_ action: @escaping @Sendable () -> Void) {
+        let now = state.withLock { state -> Bool in
+            guard state.queued > 0, !state.released, !state.overflowed else { return true }
+            state.onDrained.append(action)
+            return false
+        }
+        if now { action() }
+    }
+
+    func abandon() {
+        let wake = state.withLock { state -> Bool in
+            state.overflowed = true
+            state.chunks = []
+            state.queued = 0
+            state.onDrained = []
+            return state.takeParkedReader()
+        }
+        if wake { core.unpark(self) }
+    }
+
     /// No more writes: the reader ends the body once the queue is drained.
     func finish() {
         let wake = state.withLock { state -> Bool in
@@ -100,7 +124,9 @@ final class StreamContext: ResponseBodySink, @unchecked Sendable {
 
     /// Copies queued bytes into libmicrohttpd's buffer, or parks the reader.
     func read(into buffer: UnsafeMutableRawBufferPointer) -> Read {
-        state.withLock { state in
+        var drained: [@Sendable () -> Void] = []
+        defer { drained.forEach { $0() } }
+        return state.withLock { state in
             if state.overflowed { return .failed }
             if !state.chunks.isEmpty {
                 var written = 0
@@ -120,6 +146,7 @@ final class StreamContext: ResponseBodySink, @unchecked Sendable {
                 }
                 state.sent += UInt64(written)
                 state.queued -= written
+                if state.queued == 0 { swap(&drained, &state.onDrained) }
                 return .bytes(written)
             }
             if state.finished { return .endOfStream }
@@ -132,7 +159,10 @@ final class StreamContext: ResponseBodySink, @unchecked Sendable {
 
     /// The response is gone: drop further writes, and stop the producer.
     func release() {
-        state.withLock { $0.released = true }
+        state.withLock { state in
+            state.released = true
+            state.onDrained = []
+        }
         onRelease()
     }
 

@@ -27,14 +27,13 @@ public final class PasswordHasher: Sendable {
     /// first verification of either kind, not by `init`: were only an unknown
     /// user's check to make it, the first unknown name would take twice as long.
     private let decoy = Mutex<String?>(nil)
-    /// Verifications running now, and how many may.
-    private let running = Atomic<Int>(0)
-    private let concurrentLimit: Int
+    /// Where verifications off the caller's thread wait their turn.
+    public let line: CheckLine
 
     /// A hasher of `strength`, checking at most `concurrentLimit` passwords at once (default: twice the cores).
     public init(_ strength: Strength = .interactive, concurrentLimit: Int = 2 * max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))) {
         Sodium.ready()
-        self.concurrentLimit = concurrentLimit
+        line = CheckLine(capacity: concurrentLimit)
         switch strength {
         case .interactive:
             (operations, memory) = (UInt64(crypto_pwhash_opslimit_interactive()), crypto_pwhash_memlimit_interactive())
@@ -87,18 +86,15 @@ public struct PasswordHashingFailed: Error, CustomStringConvertible {
 extension PasswordHasher {
     /// `verify(_:against:)` on a thread of its own: Argon2id's 0.1 s of CPU
     /// must not hold a server thread or one of Swift's cooperative threads.
-    /// At most `concurrentLimit` run at once (each takes 64 MiB at
-    /// `.interactive`): beyond that, `nil` at once, so a flood of sign-ins
-    /// costs neither memory nor threads.
-    public func verifyOffThread(_ password: String, against hash: String?) async -> Bool? {
-        guard running.add(1, ordering: .relaxed).newValue <= concurrentLimit else {
-            running.subtract(1, ordering: .relaxed)
-            return nil
-        }
+    /// It waits its turn in `line` (each check takes 64 MiB at
+    /// `.interactive`), shared fairly between accounts and clients; `nil`
+    /// when the line refuses it, so a flood costs neither memory nor threads.
+    public func verifyOffThread(_ password: String, against hash: String?, account: String, client: String) async -> Bool? {
+        guard await line.enter(account: account, client: client) else { return nil }
         return await withCheckedContinuation { continuation in
             DetachedThread.start { [self] in
                 let matches = verify(password, against: hash)
-                running.subtract(1, ordering: .relaxed)
+                line.leave()
                 continuation.resume(returning: matches)
             }
         }

@@ -48,6 +48,8 @@ public final class LiveHub: LiveVersionSource {
     private let state = Mutex(State())
     /// The change that tells a stream to end for good (version 0: replaced by a newer one; 1: signed out).
     public static let endKey = ""
+    /// Not a change: the stream's own wake-up (its client took what was sent).
+    public static let nudgeKey = "#nudge"
     /// Changes a stream's queue holds before it drops the oldest.
     static let queueLength = 16
 
@@ -83,7 +85,8 @@ public final class LiveHub: LiveVersionSource {
             return nil
         }
         continuation.onTermination = { [weak self] _ in self?.unsubscribe(id) }
-        return LiveSubscription(changes: stream, end: { continuation.finish() })
+        return LiveSubscription(
+            changes: stream, end: { continuation.finish() }, nudge: { continuation.yield(Change(key: Self.nudgeKey, version: 0)) })
     }
 
     /// The data of `key` changed here: its version goes up and its watchers are told.
@@ -160,4 +163,6 @@ public struct LiveSubscription: Sendable {
     public let changes: AsyncStream<LiveHub.Change>
     /// Ends the subscription: `changes` finishes.
     public let end: @Sendable () -> Void
+    /// Puts `LiveHub.nudgeKey` into `changes`, to wake the stream.
+    public let nudge: @Sendable () -> Void
 }

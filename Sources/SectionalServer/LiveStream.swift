@@ -12,6 +12,8 @@ struct LiveStream<Page: ComposedPage>: Sendable {
     private var page: Page { routes.page }
     /// Below any proxy's read timeout (nginx: 60 s by default).
     static var heartbeat: Duration { .seconds(15) }
+    /// Heartbeats a client may let pass taking none of the bytes waiting for it.
+    static var stalledBeats: Int { 2 }
 
     func open(_ request: Request) async throws(HTTPError) -> Response {
         let (context, plan) = try await routes.compose(request)
@@ -59,42 +61,68 @@ struct LiveStream<Page: ComposedPage>: Sendable {
         let keys: [(id: SectionID, keys: Set<String>)]
         let hub: LiveHub
 
+        /// Sends each watched section's card when its data changes, never
+        /// more than the client takes: while it has not taken the last event,
+        /// changed sections are only noted, and sent at their newest once it
+        /// has. A stream holds one write's bytes, not a backlog.
         func run(_ subscription: LiveSubscription, sent: [SectionID: Int], into writer: ResponseBodyWriter) async {
             var sent = sent
             writer.write(Array("retry: 1000\n\n".utf8))
             // What changed since the versions the client has (its last event, or the page's cards).
-            let stale = keys.filter { sent[$0.id] != nil && sent[$0.id] != version(of: $0.keys) }.map(\.id)
-            if !stale.isEmpty {
-                let stillThere = await send(stale, sent: &sent, into: writer)
-                guard stillThere else { return subscription.end() }
-            }
+            var behind = Set(keys.filter { sent[$0.id] != nil && sent[$0.id] != version(of: $0.keys) }.map(\.id))
             for entry in keys where sent[entry.id] == nil { sent[entry.id] = version(of: entry.keys) }
+            var nudgeAsked = false
             await withTaskGroup(of: Void.self) { group in
-                group.addTask {
-                    // Heartbeats keep proxies from closing an idle stream and show a departed client;
-                    // each checks the visitor is still signed in.
-                    while !Task.isCancelled {
-                        try? await Task.sleep(for: LiveStream.heartbeat)
-                        guard !Task.isCancelled else { return }
-                        writer.write(Array(":hb\n\n".utf8))
-                        guard writer.isOpen else { return subscription.end() }
-                        let stillSignedIn = (try? await page.context(from: request)) != nil
-                        if !stillSignedIn { return subscription.end() }
-                    }
-                }
+                group.addTask { await beat(subscription, writer) }
+                if !behind.isEmpty { subscription.nudge() }
                 for await change in subscription.changes {
                     if change.key == LiveHub.endKey {
                         // Replaced by a newer page of the user's, or signed out: the script must not reopen it.
                         writer.write(Array("event: end\ndata: \(change.version == 0 ? "replaced" : "signed-out")\n\n".utf8))
                         break
                     }
-                    let changed = keys.filter { $0.keys.contains(change.key) }.map(\.id)
-                    let stillThere = await send(changed, sent: &sent, into: writer)
+                    if change.key == LiveHub.nudgeKey { nudgeAsked = false }
+                    // A section already sent at its newest version is not sent again.
+                    behind.formUnion(keys.filter { $0.keys.contains(change.key) && sent[$0.id] != version(of: $0.keys) }.map(\.id))
+                    guard !behind.isEmpty else { continue }
+                    guard writer.unsentBytes == 0 else {
+                        if !nudgeAsked { writer.whenDrained(subscription.nudge) }
+                        nudgeAsked = true
+                        continue
+                    }
+                    let due = keys.map(\.id).filter(behind.contains)
+                    behind = []
+                    let stillThere = await send(due, sent: &sent, into: writer)
                     if !stillThere { break }
                 }
                 group.cancelAll()
             }
             subscription.end()
+        }
+
+        /// Heartbeats keep proxies from closing an idle stream and show a
+        /// departed client; each checks the visitor is still signed in. A
+        /// client that took nothing for `stalledBeats` beats while bytes
+        /// waited has stopped reading: its stream ends.
+        private func beat(_ subscription: LiveSubscription, _ writer: ResponseBodyWriter) async {
+            let clock = routes.site.settings.clock
+            var lastSent = writer.sentBytes
+            var stalled = 0
+            while !Task.isCancelled {
+                try? await clock.sleep(for: LiveStream.heartbeat)
+                guard !Task.isCancelled else { return }
+                let unsent = writer.unsentBytes, sentNow = writer.sentBytes
+                stalled = unsent > 0 && sentNow == lastSent ? stalled + 1 : 0
+                lastSent = sentNow
+                if stalled >= LiveStream.stalledBeats {
+                    writer.abandon()
+                    return subscription.end()
+                }
+                if unsent == 0 { writer.write(Array(":hb\n\n".utf8)) }
+                guard writer.isOpen else { return subscription.end() }
+                let stillSignedIn = (try? await page.context(from: request)) != nil
+                if !stillSignedIn { return subscription.end() }
+            }
         }
 
         private func version(of keys: Set<String>) -> Int { LiveHub.version(of: keys, in: hub) }

@@ -1,6 +1,7 @@
 import FeedApp
 import Foundation
 import HTTPServer
+import Sectional
 import SectionalServer
 import SectionalTesting
 import Testing
@@ -11,10 +12,11 @@ private struct LiveApp {
     let hub: LiveHub
     let router: Router
 
-    init(hub: LiveHub = LiveHub()) throws {
+    init(hub: LiveHub = LiveHub(), clock: any Clock<Duration> = DeadlineClock()) throws {
         data = try AppData.memory()
         self.hub = hub
-        router = try buildRouter(publicDirectory: FormHarness.publicDirectory, data: data, live: hub, logger: LogCollector().logger)
+        router = try buildRouter(
+            publicDirectory: FormHarness.publicDirectory, data: data, clock: clock, live: hub, logger: LogCollector().logger)
     }
 
     func browser() -> Browser { Browser(InProcessClient(router)) }
@@ -196,5 +198,64 @@ extension TakingTurns {
             #expect(took < .seconds(12), "stopping took \(took)")
             withExtendedLifetime(streams) {}
         }
+    }
+}
+
+@Suite("A live stream whose reader falls behind", .timeLimit(.minutes(1)))
+struct LiveBacklogTests {
+    /// Alex's `/feed/live`, its body read by `reader`; the task ends with the stream.
+    private func open(_ app: LiveApp, reader: HeldReader) async throws -> Task<Void, Never> {
+        let alex = app.browser()
+        try await alex.signIn("alex", "alex-demo-1")
+        let response = try await InProcessClient(app.router).answer(.get, "/feed/live", headers: ["Cookie": try #require(alex.cookie)])
+        guard case .stream(let stream) = response.body else {
+            Issue.record("/feed/live answered \(response.status) without a stream")
+            throw CancellationError()
+        }
+        let task = Task { await stream.produce(into: ResponseBodyWriter(sink: reader)) }
+        await reader.waitFor("retry: 1000")
+        return task
+    }
+
+    /// A stream rendered and queued every change for a reader that took
+    /// nothing (up to 4 MiB each; seven took the server from 27 to 53 MB).
+    @Test("3,000 changes while the reader takes nothing queue nothing: it gets the newest card once, when it reads again")
+    func newestNotBacklog() async throws {
+        let app = try LiveApp()
+        let reader = HeldReader()
+        let stream = try await open(app, reader: reader)
+        for _ in 0..<3_000 { app.hub.publish("alerts:1") }
+        #expect(reader.text == "retry: 1000\n\n")
+        reader.takeAll()
+        await reader.waitFor("</section>")
+        #expect(reader.text.contains("alerts=3000"), "the newest version, rendered when the reader was ready")
+        reader.takeAll()
+        app.hub.publish("alerts:1")
+        await reader.waitFor("alerts=3001")
+        #expect(reader.text.components(separatedBy: "event: section").count - 1 == 2, "one card a time the reader was ready, no more")
+        stream.cancel()
+        await stream.value
+    }
+
+    @Test("A reader that takes nothing for two heartbeats has its stream ended; one that reads keeps it")
+    func stalledReaderEnds() async throws {
+        let clock = TestClock()
+        let app = try LiveApp(clock: clock)
+        let stalled = HeldReader(), reading = HeldReader()
+        let stalledStream = try await open(app, reader: stalled)
+        let readingStream = try await open(app, reader: reading)
+        for _ in 0..<2 {
+            reading.takeAll()
+            await clock.advance(by: .seconds(15), whenSleepersReach: 2)
+        }
+        await stalledStream.value
+        #expect(stalled.isAbandoned)
+        #expect(!stalled.text.contains(":hb"), "no heartbeat queued behind bytes not taken")
+        await reading.waitFor(":hb")
+        // The reading stream's heart beats on: it is asleep until the next beat, its stream open.
+        await clock.advance(by: .zero, whenSleepersReach: 1)
+        #expect(!reading.isAbandoned)
+        readingStream.cancel()
+        await readingStream.value
     }
 }

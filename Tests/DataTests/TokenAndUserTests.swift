@@ -107,6 +107,8 @@ struct TokenAndUserTests {
             #expect(added.status == 0, "\(added.errors)")
             #expect(await command(["user", "add", "robin"], on: location, input: "another-password").status == 1, "the name is taken")
             #expect(await command(["user", "add", "short"], on: location, input: "1234").status == 1, "too short a password")
+            let control = await command(["user", "add", "esc", "--display-name", "Robin\u{1B}[2J"], on: location, input: "long-enough")
+            #expect(control.status == 2 && control.errors.joined().contains("control characters"), "\(control.errors)")
             #expect(await command(["user", "list"], on: location).output.contains { $0.contains("robin\tRobin <R> Hood") })
 
             let (browser, _) = (

@@ -16,14 +16,20 @@ public struct AccountSettings: Sendable, Equatable {
     public var sessionLifetime: Duration
     /// Proxies whose `X-Forwarded-Proto` and `X-Forwarded-For` are believed.
     public var trustedProxies: Set<String>
-    /// Failed sign-ins allowed per account and per client address within `failureWindow`.
+    /// Sign-ins a name may try from one address within `failureWindow`
+    /// (failed or not) before each further one waits a delay that doubles;
+    /// four times as many failures for the name from anywhere (its delay at
+    /// most a minute) and for the address across names.
     public var failuresAllowed: Int
     public var failureWindow: Duration
+    /// Sessions a user keeps: signing in past it ends their least recently used.
+    public var sessionsPerUser: Int
 
     public init(
         sessionIdle: Duration = .seconds(30 * 60), sessionLifetime: Duration = .seconds(7 * 86_400), trustedProxies: Set<String> = [],
-        failuresAllowed: Int = 5, failureWindow: Duration = .seconds(15 * 60)
+        failuresAllowed: Int = 5, failureWindow: Duration = .seconds(15 * 60), sessionsPerUser: Int = 10
     ) {
+        self.sessionsPerUser = sessionsPerUser
         self.sessionIdle = sessionIdle
         self.sessionLifetime = sessionLifetime
         self.trustedProxies = trustedProxies
@@ -146,44 +152,81 @@ struct Accounts: Sendable {
         case busy
     }
 
-    /// Checks a name and password, at most `failuresAllowed` failures per
-    /// account and per address in the window. An unknown name costs the
-    /// same hash as a wrong password, and gets the same answer.
+    /// A key attempts are counted under: how many it allows within the
+    /// window, and the longest it makes an attempt past them wait.
+    struct Throttle {
+        let key: String
+        let allowed: Int
+        let longestDelay: Int
+    }
+
+    /// The throttles an attempt on `account` from `address` counts under.
+    /// The pair of name and address is held back hardest; the name alone
+    /// only briefly, so that nobody can lock a person out of their account
+    /// from elsewhere; the address across names, against guessing many.
+    func throttles(account: String, address: String) -> [Throttle] {
+        let window = seconds(settings.failureWindow)
+        return [
+            Throttle(key: "pair:\(account) \(address)", allowed: settings.failuresAllowed, longestDelay: window),
+            Throttle(key: "name:" + account, allowed: 4 * settings.failuresAllowed, longestDelay: 60),
+            Throttle(key: "address:" + address, allowed: 4 * settings.failuresAllowed, longestDelay: window),
+        ]
+    }
+
+    /// Seconds until an attempt under `throttle` may be checked, if it must
+    /// wait: past the allowance, each attempt must follow the one before by
+    /// a delay that doubles (1 s, 2 s, 4 s, …) up to the longest.
+    static func wait(after attempts: [Int], _ throttle: Throttle, now: Int) -> Int? {
+        let excess = attempts.count - throttle.allowed
+        guard excess > 0, attempts.count >= 2 else { return nil }
+        let delay = min(throttle.longestDelay, 1 << min(excess - 1, 30))
+        let wait = attempts[attempts.count - 2] + delay - now
+        return wait > 0 ? wait : nil
+    }
+
+    /// Checks a name and password, throttled with growing delays (OWASP's
+    /// advice over a hard lock, which would let anyone lock anyone out). An
+    /// unknown name costs the same hash as a wrong password, and gets the
+    /// same answer; the hash waits its turn in the hasher's fair line.
     ///
     /// The attempt is counted before its check, so attempts sent at once
-    /// see each other; a success uncounts it and clears the account's count
-    /// (never the address's: signing in to one's own account must not
-    /// reset the limit on guessing others').
+    /// see each other. A success stays counted under its pair, so signing
+    /// in again and again is throttled too; it clears the name's failures
+    /// and is not counted under the address, whose failures it never
+    /// clears: signing in to one's own account must not reset the limit on
+    /// guessing others'.
     func signIn(name: String, password: String, from address: String) async throws -> SignInOutcome {
-        let nameKey = "name:" + name.lowercased()
-        let keys = [nameKey, "address:" + address]
+        let account = name.lowercased()
+        let throttles = throttles(account: account, address: address)
         let now = now()
-        let window = seconds(settings.failureWindow)
         let attempt = SecretToken.generate()
-        try await store.recordSignInFailure(keys: keys, now: now, attempt: attempt)
-        for key in keys {
-            // Failures within the last `window` seconds, this attempt included: one exactly `window` old has left it.
-            let failures = try await store.signInFailures(key: key, since: now - window + 1)
-            if failures.count > settings.failuresAllowed, let oldest = failures.first {
-                // Refused unchecked: it does not extend the lockout.
+        try await store.recordSignInFailure(keys: throttles.map(\.key), now: now, attempt: attempt)
+        for throttle in throttles {
+            let attempts = try await store.signInFailures(key: throttle.key, since: now - seconds(settings.failureWindow) + 1)
+            if let wait = Self.wait(after: attempts, throttle, now: now) {
+                // Refused unchecked: it does not lengthen the delay.
                 try await store.forgetSignInAttempt(attempt)
-                return .limited(retryAfter: max(1, oldest + window - now))
+                return .limited(retryAfter: wait)
             }
         }
         let found = try await store.user(named: name)
-        guard let matches = await hasher.verifyOffThread(password, against: found?.passwordHash) else {
+        guard let matches = await hasher.verifyOffThread(password, against: found?.passwordHash, account: account, client: address) else {
             try await store.forgetSignInAttempt(attempt)
             return .busy
         }
         guard matches, let user = found?.user else { return .refused }
+        let (pair, byName) = (throttles[0].key, throttles[1].key)
         try await store.forgetSignInAttempt(attempt)
-        try await store.clearSignInFailures(keys: [nameKey])
-        // Sessions that ended without a sign-out go now: the table holds live sessions only.
-        try await store.deleteExpiredSessions(
-            createdBefore: now - lifetimeSeconds, seenBefore: now - idleSeconds)
+        try await store.clearSignInFailures(keys: [byName])
+        try await store.recordSignInFailure(keys: [pair], now: now, attempt: attempt)
+        // What has ended goes at each sign-in, the only thing that adds rows: sessions that ended
+        // without a sign-out, attempts out of the window. The user's sessions are capped too.
+        try await store.deleteExpired(
+            sessionsCreatedBefore: now - lifetimeSeconds, seenBefore: now - idleSeconds,
+            attemptsBefore: now - seconds(settings.failureWindow))
         let token = SecretToken.generate()
         let tokenHash = SecretToken.hash(token)
-        try await store.createSession(tokenHash: tokenHash, user: user.id, now: now)
+        try await store.createSession(tokenHash: tokenHash, user: user.id, now: now, keepingAtMost: settings.sessionsPerUser)
         return .signedIn(Visitor(user: user, sessionHash: tokenHash), token: token)
     }
 

@@ -69,6 +69,9 @@ public enum AdminCommand {
             case ("user", "add", 2):
                 let name = words[1]
                 guard isValidName(name) else { return usage(group, "a user name is 1-64 letters, digits, '.', '-' or '_'") }
+                if let display = options["--display-name"], display.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) {
+                    return usage(group, "a display name holds no control characters")
+                }
                 guard let password = readLine(), password.count >= 8 else {
                     return failure("the password (standard input) must be at least 8 characters")
                 }

@@ -56,7 +56,7 @@ struct SignInRoutes: Sendable {
             response.headers["Retry-After"] = "1"
             return response
         case .limited(let seconds):
-            page.problem = "Too many failed attempts. Try again in \(seconds / 60 + 1) minutes."
+            page.problem = "Too many attempts. Try again in " + (seconds < 60 ? "\(seconds) s." : "\(seconds / 60 + 1) minutes.")
             var response = page.response(status: .tooManyRequests)
             response.headers["Retry-After"] = String(seconds)
             return response

@@ -27,12 +27,15 @@ public protocol AccountStore: Sendable {
     /// Replaces a user's password hash and ends all their sessions. - Returns: `false` when there is no such user.
     func setPasswordHash(_ hash: String, forUserNamed name: String) async throws -> Bool
 
-    func createSession(tokenHash: String, user: UserID, now: Int) async throws
+    /// Stores a new session, and ends the user's least recently used ones
+    /// beyond `keepingAtMost` (the new one included).
+    func createSession(tokenHash: String, user: UserID, now: Int, keepingAtMost: Int) async throws
     func session(tokenHash: String) async throws -> StoredSession?
     func touchSession(tokenHash: String, now: Int) async throws
     func deleteSession(tokenHash: String) async throws
-    /// Deletes sessions created before `createdBefore` or last seen before `seenBefore`.
-    func deleteExpiredSessions(createdBefore: Int, seenBefore: Int) async throws
+    /// Deletes sessions created before `createdBefore` or last seen before
+    /// `seenBefore`, and sign-in attempts counted before `attemptsBefore`.
+    func deleteExpired(sessionsCreatedBefore createdBefore: Int, seenBefore: Int, attemptsBefore: Int) async throws
 
     /// - Returns: the new token's id.
     func createAPIToken(tokenHash: String, user: UserID, label: String, now: Int) async throws -> Int

@@ -29,11 +29,18 @@ extension SQLStore: AccountStore {
         }
     }
 
-    public func createSession(tokenHash: String, user: UserID, now: Int) async throws {
+    public func createSession(tokenHash: String, user: UserID, now: Int, keepingAtMost: Int) async throws {
         try await pool.write { db in
             try db.execute(
                 "INSERT INTO sessions (token_hash, user_id, created_at, last_seen_at) VALUES ($1, $2, $3, $3)",
                 [.text(tokenHash), .int(user.rawValue), .int(now)])
+            try db.execute(
+                """
+                DELETE FROM sessions WHERE user_id = $1 AND token_hash <> $2 AND token_hash NOT IN (
+                    SELECT token_hash FROM sessions WHERE user_id = $1 AND token_hash <> $2
+                    ORDER BY last_seen_at DESC, created_at DESC LIMIT $3)
+                """,
+                [.int(user.rawValue), .text(tokenHash), .int(max(0, keepingAtMost - 1))])
         }
     }
 
@@ -62,9 +69,10 @@ extension SQLStore: AccountStore {
         try await pool.write { db in try db.execute("DELETE FROM sessions WHERE token_hash = $1", [.text(tokenHash)]) }
     }
 
-    public func deleteExpiredSessions(createdBefore: Int, seenBefore: Int) async throws {
+    public func deleteExpired(sessionsCreatedBefore createdBefore: Int, seenBefore: Int, attemptsBefore: Int) async throws {
         try await pool.write { db in
             try db.execute("DELETE FROM sessions WHERE created_at < $1 OR last_seen_at < $2", [.int(createdBefore), .int(seenBefore)])
+            try db.execute("DELETE FROM signin_failures WHERE at < $1", [.int(attemptsBefore)])
         }
     }
 

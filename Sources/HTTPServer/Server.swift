@@ -70,8 +70,9 @@ public final class Server: Sendable {
             MHD_USE_INTERNAL_POLLING_THREAD.rawValue | MHD_USE_EPOLL.rawValue
             | MHD_ALLOW_SUSPEND_RESUME.rawValue | MHD_USE_ERROR_LOG.rawValue
         if socket.isIPv6 { flags |= MHD_USE_IPv6.rawValue }
-        // Room above the limit, so that a newcomer is let in and the registry can shed for it.
-        let connectionShare = (configuration.connectionLimit + Self.sheddingHeadroom + workers - 1) / workers
+        // Room above its share, so that a newcomer is let in and the registry can shed for it
+        // (ServerConfiguration.connectionLimit says why each daemon has all of it).
+        let connectionShare = (configuration.connectionLimit + workers - 1) / workers + Self.sheddingHeadroom
         let options = [
             MHD_OptionItem(option: .CONNECTION_TIMEOUT, value: configuration.connectionTimeout, ptr_value: nil),
             MHD_OptionItem(option: .CONNECTION_LIMIT, value: connectionShare, ptr_value: nil),
@@ -95,8 +96,8 @@ public final class Server: Sendable {
         }
     }
 
-    /// Connections libmicrohttpd may hold beyond the configured limit: the
-    /// newest ones, each of which makes the registry close another.
+    /// Connections each daemon may hold beyond its share of the configured
+    /// limit: the newest ones, each of which makes the registry close another.
     public static let sheddingHeadroom = 64
 
     /// Streamed bodies still in memory.

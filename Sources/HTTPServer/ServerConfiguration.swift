@@ -31,10 +31,12 @@ public struct ServerConfiguration: Sendable {
     /// descriptors an attack can take (each holds `connectionMemoryLimit`).
     /// A new connection past it makes room by closing the one that has
     /// waited longest for a request head, so half-sent heads cannot lock
-    /// other clients out; libmicrohttpd holds up to `Server.sheddingHeadroom`
-    /// (64) more for that moment, the true ceiling on descriptors and memory.
-    /// Each worker thread's daemon holds an equal share of that ceiling, as
-    /// libmicrohttpd's own thread pool divides its limit among its threads.
+    /// other clients out. Each worker thread's daemon holds an equal share
+    /// of it and `Server.sheddingHeadroom` (64) more for that moment: the
+    /// kernel spreads connections over the daemons only about evenly, and a
+    /// daemon at its own limit stops accepting, which would leave newcomers
+    /// waiting behind an attacker's reconnects. The true ceiling on
+    /// descriptors and memory is the limit and 64 a worker.
     public var connectionLimit = 1024
     /// Open connections at most from one client address: a quarter of
     /// `connectionLimit`, so one attacking address (1,000 slowloris or

@@ -28,6 +28,7 @@ RUN swift package resolve
 
 # SwiftPM wants the folder of every target the manifest declares, tests included.
 COPY Sources ./Sources
+COPY Plugins ./Plugins
 COPY Tests ./Tests
 
 # The Makefile's RELEASE_BUILD, exactly (a test in `make test` keeps the two equal):

@@ -10,9 +10,9 @@ APT_PACKAGES = libsqlite3-dev libpq-dev libsodium-dev pkg-config curl make gcc
 # A package outside this one that depends on it by path: `make test` builds and tests it too.
 EXAMPLE = Examples/ReferencePage
 
-.PHONY: run test test-deps build release deps clean
+.PHONY: run test test-deps build release deps clean help
 
-## run: install what is missing, build, serve on localhost:$(PORT) (extra flags: ARGS="...")
+## run: install what is missing, build, serve on localhost:8080 (PORT=9000 for another port; extra flags: ARGS="...")
 run: deps
 	$(SWIFT) build
 	$(SWIFT) run feed-server --port $(PORT) $(ARGS)
@@ -64,5 +64,10 @@ test-deps:
 
 clean:
 	rm -rf .build $(EXAMPLE)/.build
+
+## help: this list: every target with what it does
+help:
+	@for file in $(MAKEFILE_LIST); do sed -n 's/^## \([a-z-]*\): \(.*\)/\1\t\2/p' "$$file"; done \
+		| awk -F '\t' '{ printf "  %-18s %s\n", $$1, $$2 }'
 
 -include make/*.mk

@@ -35,7 +35,11 @@ let package = Package(
         .target(
             name: "FeedApp",
             dependencies: ["HTTPServer", "Sectional", "SectionalServer", "SectionalSecurity", "SectionalSQL", "SectionalSQLite", "SectionalPostgres"]),
-        .executableTarget(name: "feed-server", dependencies: ["FeedApp", "HTTPServer", "Sectional", "SectionalPostgres", "SectionalServer"]),
+        .executableTarget(
+            name: "feed-server", dependencies: ["FeedApp", "HTTPServer", "Sectional", "SectionalPostgres", "SectionalServer"],
+            plugins: ["BuildInfo"]),
+        // The commit feed-server is built from, for --version.
+        .plugin(name: "BuildInfo", capability: .buildTool()),
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "SectionalTesting"]),
         .testTarget(name: "SectionalTests", dependencies: ["Sectional", "SectionalTesting"]),
         .testTarget(name: "SectionalServerTests", dependencies: ["HTTPServer", "Sectional", "SectionalServer", "SectionalTesting"]),
@@ -53,6 +57,6 @@ let package = Package(
 
 // A nonisolated async function runs on its caller's executor (Swift's coming default): without it each
 // call on a page's path (route, load tree, render) hopped, to the same thread, at ~200 instructions a hop.
-for target in package.targets where target.type != .system {
+for target in package.targets where target.type != .system && target.type != .plugin {
     target.swiftSettings = (target.swiftSettings ?? []) + [.enableUpcomingFeature("NonisolatedNonsendingByDefault")]
 }

@@ -1,6 +1,6 @@
 # Formatting: the toolchain's swift-format with the repository's .swift-format.
 
-LINT_PATHS = Package.swift Sources Tests Fuzz Sanitizers \
+LINT_PATHS = Package.swift Plugins Sources Tests Fuzz Sanitizers \
 	Examples/ReferencePage/Package.swift Examples/ReferencePage/Sources Examples/ReferencePage/Tests
 
 .PHONY: lint format

@@ -3,7 +3,8 @@
 # SectionalServer, SectionalTesting, HTTPServer and the data modules), built
 # with the toolchain's DocC into one static site.
 #
-#  1. `swift package dump-symbol-graph` (SwiftPM's own command, no plugin)
+#  1. `swift build --build-tests` (dump-symbol-graph needs every module of
+#     the package built), then `swift package dump-symbol-graph` (SwiftPM's own command, no plugin)
 #     writes the public symbols of every module to .build/<triple>/symbolgraph,
 #     with extension blocks: without them DocC drops what a module adds to
 #     another module's types (`router.addPage(_:in:)`, `Response.json`,
@@ -63,6 +64,11 @@ run_docc() {
         die "docc $1 warned (log: $log)"
     fi
 }
+
+# dump-symbol-graph loads every module of the package, the tests' too: build them first, or a
+# fresh clone fails ("Couldn't load module 'SectionalPackageTests'").
+say "building the package and its tests"
+"$SWIFT" build --build-tests >"$OUT/build.log" 2>&1 || { tail -n 30 "$OUT/build.log" >&2; die "the build failed (log: $OUT/build.log)"; }
 
 say "extracting symbol graphs (swift package dump-symbol-graph)"
 graphs="$(dirname "$("$SWIFT" build --show-bin-path)")/symbolgraph"

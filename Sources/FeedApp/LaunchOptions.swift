@@ -39,6 +39,7 @@ public struct LaunchOptions: Equatable, Sendable {
     /// Why the flags could not be used: printed as one line, exit code 2.
     public enum Problem: Error, Equatable, CustomStringConvertible {
         case helpRequested
+        case versionRequested
         case unknownFlag(String)
         case missingValue(String)
         case invalidValue(flag: String, value: String, expected: String)
@@ -46,6 +47,7 @@ public struct LaunchOptions: Equatable, Sendable {
         public var description: String {
             switch self {
             case .helpRequested: "help requested"
+            case .versionRequested: "version requested"
             case .unknownFlag(let flag): "unknown flag '\(flag)' (see --help)"
             case .missingValue(let flag): "\(flag) needs a value (see --help)"
             case .invalidValue(let flag, let value, let expected): "\(flag) '\(value)' is not \(expected)"
@@ -55,8 +57,13 @@ public struct LaunchOptions: Equatable, Sendable {
 
     public static let help = """
         Usage: feed-server [options]
+               feed-server user add|passwd|list ...       the accounts (feed-server user --help)
+               feed-server token create|revoke|list ...   API tokens for scripts (feed-server token --help)
+               feed-server --version
 
         Serves the Sectional demo pages: /feed, /day, their JSON section lists, and Public/.
+        Exit status: 0 after a clean stop; 2 when asked wrongly (a flag, a value, no --public folder);
+        1 when something fails (the database cannot be opened, the port is taken).
 
         Options:
           --host HOST       address to listen on (default 127.0.0.1; 0.0.0.0 for every interface)
@@ -95,6 +102,7 @@ public struct LaunchOptions: Equatable, Sendable {
                             a proxy whose X-Forwarded-Proto/-For are believed (repeatable; default none):
                             session cookies are Secure when it says https
           --help            this text
+          --version         the version and the commit it was built from
 
         Simulation, for watching pages degrade (off unless given; repeatable):
           --simulate SECTION=delay:DURATION   the section's load takes DURATION longer
@@ -124,6 +132,7 @@ public struct LaunchOptions: Equatable, Sendable {
             }
             switch flag {
             case "--help", "-h": throw .helpRequested
+            case "--version": throw .versionRequested
             case "--quiet", "-q": options.quiet = true
             case "--host": options.host = try value()
             case "--public": options.publicDirectory = try value()

@@ -12,6 +12,9 @@ import Synchronization
 
 TerminationSignals.block()
 
+/// The release of Sectional this binary belongs to (`buildCommit` comes from the BuildInfo plugin).
+let version = "0.2.0"
+
 /// The process's environment, from `environ`'s `NAME=value` entries.
 let environment: [String: String] = {
     var variables: [String: String] = [:]
@@ -38,6 +41,9 @@ do {
 } catch .helpRequested {
     print(LaunchOptions.help)
     exit(0)
+} catch .versionRequested {
+    print("feed-server \(version) (commit \(buildCommit))")
+    exit(0)
 } catch {
     Logger.standardError.log("feed-server: \(error)")
     exit(2)
@@ -52,17 +58,26 @@ for (section, fault) in options.simulatedFaults.sorted(by: { $0.key < $1.key }) 
     Logger.standardError.log("feed-server: SIMULATING \(fault) for section \(section)")
 }
 
+// Before the database: a wrong folder must not leave a new, seeded database behind.
+var publicInfo = stat()
+guard stat(options.publicDirectory, &publicInfo) == 0, publicInfo.st_mode & S_IFMT == S_IFDIR else {
+    Logger.standardError.log(
+        "feed-server: --public '\(options.publicDirectory)' is not a directory (run from the project's folder, or pass --public DIR)")
+    exit(2)
+}
+
+// Exit codes: 2 for what was asked wrongly (above), 1 for what failed (below).
 let data: AppData
 do {
     let (location, connections, seed) = (options.database, options.databaseConnections, options.seed)
     data = try waitHere { try await AppData.open(location, connections: connections, seed: seed) }
 } catch {
     Logger.standardError.log("feed-server: \(error)")
-    exit(2)
+    exit(1)
 }
 guard !data.users.isEmpty else {
     Logger.standardError.log("feed-server: the database has no users; start once without --no-seed to add the demo users")
-    exit(2)
+    exit(1)
 }
 
 let readiness = Readiness(pool: data.pool)
@@ -85,7 +100,7 @@ if let metrics, let port = options.metricsPort {
         Logger.standardError.log("feed-server: metrics on http://\(options.metricsHost):\(metricsServer!.port)/metrics")
     } catch {
         Logger.standardError.log("feed-server: metrics listener: \(error)")
-        exit(2)
+        exit(1)
     }
 }
 let server: Server
@@ -100,7 +115,7 @@ do {
     serving.set(server)
 } catch {
     Logger.standardError.log("feed-server: \(error)")
-    exit(2)
+    exit(1)
 }
 
 Logger.standardError.log("feed-server: data in \(options.database)")

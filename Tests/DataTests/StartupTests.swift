@@ -80,6 +80,20 @@ extension TakingTurns {
             return (process.terminationStatus, text)
         }
 
+        /// Runs feed-server with exactly `arguments`; its status and standard output.
+        func printed(_ arguments: [String]) throws -> (status: Int32, text: String) {
+            guard let binary = Self.binary else { throw MissingBinary() }
+            let process = Process()
+            process.executableURL = binary
+            process.arguments = arguments
+            let output = Pipe()
+            process.standardOutput = output
+            try process.run()
+            let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            process.waitUntilExit()
+            return (process.terminationStatus, text)
+        }
+
         /// Starts feed-server on a free port with the seed data in memory and
         /// `--drain drain`; the running process and its port, once it listens.
         static func startServer(drain: String) throws -> (process: Process, port: Int) {
@@ -102,18 +116,56 @@ extension TakingTurns {
         }
 
         @Test(
-            "Exit 2 with one line saying why, never a crash on the first request",
+            "A database that cannot be used: exit 1 with one line saying why, never a crash on the first request",
             arguments: [
                 (["--database", "sqlite:/proc/self/no/such/feed.sqlite"], "cannot"),
                 (["--database", "postgres://app@127.0.0.1:1/feed"], "127.0.0.1"),
-                (["--database", "mysql://app@localhost/feed"], "--database"),
             ])
         func refuses(arguments: [String], mentions: String) throws {
             let (status, error) = try run(arguments)
-            #expect(status == 2)
+            #expect(status == 1)
             let lines = error.split(separator: "\n")
             #expect(lines.count == 1, "\(error)")
             #expect(error.contains(mentions), "\(error)")
+        }
+
+        @Test("Asked wrongly (an engine it does not know, a flag, a value): exit 2 with one line saying why")
+        func usageErrors() throws {
+            for (arguments, mentions) in [
+                (["--database", "mysql://app@localhost/feed"], "--database"), (["--verbose"], "--verbose"), (["--threads", "0"], "--threads"),
+            ] {
+                let (status, error) = try run(arguments)
+                #expect(status == 2, "\(arguments)")
+                #expect(error.split(separator: "\n").count == 1 && error.contains(mentions), "\(error)")
+            }
+        }
+
+        @Test("A --public folder that is not there: exit 2 before any database is made")
+        func missingPublicFolder() throws {
+            let directory = FileManager.default.temporaryDirectory.appendingPathComponent("sectional-start-\(UUID().uuidString)")
+            defer { try? FileManager.default.removeItem(at: directory) }
+            let database = directory.appendingPathComponent("feed.sqlite")
+            let (status, error) = try run(["--public", directory.appendingPathComponent("Public").path, "--database", "sqlite:" + database.path])
+            #expect(status == 2)
+            #expect(error.contains("--public"), "\(error)")
+            #expect(!FileManager.default.fileExists(atPath: directory.path), "no database, not even its folder")
+        }
+
+        @Test("--version prints the version and the commit the binary was built from")
+        func version() throws {
+            let (status, text) = try printed(["--version"])
+            #expect(status == 0)
+            // Built in a clone (as the tests are), the commit is known.
+            #expect(text.wholeMatch(of: /feed-server \d+\.\d+\.\d+ \(commit [0-9a-f]{12}( with changes)?\)\n/) != nil, "\(text)")
+        }
+
+        @Test("--help names the subcommands and what each exit status means")
+        func help() throws {
+            let (status, text) = try printed(["--help"])
+            #expect(status == 0)
+            for mention in ["feed-server user add", "feed-server token create", "Exit status", "2 when asked wrongly", "1 when something fails"] {
+                #expect(text.contains(mention), "\(mention)")
+            }
         }
 
         @Test("Opened, it serves; SIGTERM stops it with exit 0 (start-up work must not let SIGTERM kill it)")
@@ -142,12 +194,12 @@ extension TakingTurns {
             #expect(!maps.contains("libgnutls"))
         }
 
-        @Test("An empty database with --no-seed has nobody to show: exit 2, saying how to seed it")
+        @Test("An empty database with --no-seed has nobody to show: exit 1, saying how to seed it")
         func noUsers() throws {
             let directory = FileManager.default.temporaryDirectory.appendingPathComponent("sectional-start-\(UUID().uuidString)")
             defer { try? FileManager.default.removeItem(at: directory) }
             let (status, error) = try run(["--database", "sqlite:" + directory.appendingPathComponent("x.sqlite").path, "--no-seed"])
-            #expect(status == 2)
+            #expect(status == 1)
             #expect(error.contains("without --no-seed"), "\(error)")
         }
     }

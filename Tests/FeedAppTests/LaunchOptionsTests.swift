@@ -58,6 +58,7 @@ import Testing
         #expect(try LaunchOptions.parse(["-q"]).quiet)
         #expect(throws: Problem.helpRequested) { try LaunchOptions.parse(["-h"]) }
         #expect(throws: Problem.helpRequested) { try LaunchOptions.parse(["--port", "1", "--help"]) }
+        #expect(throws: Problem.versionRequested) { try LaunchOptions.parse(["--version"]) }
     }
 
     @Test func laterFlagWins() throws {

@@ -348,8 +348,10 @@ else
 fi
 
 # Libraries the program opens at run time, which ldd cannot see: libpq, for a postgres:// database.
+# Read whole first: with pipefail, grep -q leaving early would fail ldconfig with SIGPIPE.
+cache=$(chroot "$root" ldconfig -p)
 for soname in libpq.so.5; do
-    if chroot "$root" ldconfig -p | grep -q "^[[:space:]]*$soname "; then
+    if grep -q "^[[:space:]]*$soname " <<<"$cache"; then
         pass "$soname (opened for a postgres:// database) is in the image"
     else
         fail "$soname is not in the image: a postgres:// DATABASE_URL would fail to connect"

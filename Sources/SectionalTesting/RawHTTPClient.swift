@@ -179,6 +179,21 @@ public final class RawHTTPClient {
         return true
     }
 
+    /// Reads until the server closes the connection: `true` when it did,
+    /// `false` when the timeout passed first, so a check that the server
+    /// ended something cannot pass on a timeout. What arrived stays unread.
+    public func waitForClose() -> Bool {
+        while true {
+            do {
+                try receiveMore(responseBytesSoFar: pending.count)
+            } catch Failure.closedByServer {
+                return true
+            } catch {
+                return false
+            }
+        }
+    }
+
     /// Everything the server sends from now until it closes the connection
     /// (or the timeout passes), unparsed: for checking that exactly one
     /// response came back.

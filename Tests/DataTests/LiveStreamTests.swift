@@ -37,7 +37,8 @@ private final class Stream: @unchecked Sendable {
 
     func waitFor(_ marker: String) async throws -> Bool { try await onOwnThread { [self] in client.waitFor(marker) } }
     var unreadText: String { client.unreadText }
-    func readUntilClosed() async throws -> String { try await onOwnThread { [self] in client.readUntilClosed() } }
+    /// The end of a chunked body: the last chunk, after the one before it (events use bare LFs).
+    static let lastChunk = "\r\n0\r\n\r\n"
 }
 
 @Suite("Live sections over a real socket", .timeLimit(.minutes(1)))
@@ -73,7 +74,11 @@ struct LiveStreamTests {
             #expect(start.duration(to: clock.now) < .seconds(10))
             #expect(!tab.unreadText.contains(alert.title), "the dismissed alert is gone from the card")
             #expect(tab.unreadText.contains("id: alerts=1"))
-            #expect(try await !samsTab.waitFor("event: section"), "sam's stream must stay silent")
+            // Sam's own change next: his stream's first event must be it, so nothing of alex's came before.
+            app.hub.publish("alerts:2")
+            #expect(try await samsTab.waitFor("</section>"))
+            #expect(samsTab.unreadText.components(separatedBy: "event: section").count - 1 == 1, "sam's stream got alex's change")
+            #expect(!samsTab.unreadText.contains(alert.title))
         }
     }
 
@@ -110,7 +115,10 @@ struct LiveStreamTests {
             #expect(try await stale.waitFor("event: section"))
             let current = try Stream(port: port, cookie: alex.cookie!, lastEventID: "alerts=1")
             #expect(try await current.waitFor("retry: 1000"))
-            #expect(try await !current.waitFor("event: section"))
+            // The next change's event must be the current stream's first: a resync would have come before it.
+            app.hub.publish("alerts:1")
+            #expect(try await current.waitFor("id: alerts=2"))
+            #expect(current.unreadText.components(separatedBy: "event: section").count - 1 == 1, "a current stream was sent a resync")
         }
     }
 
@@ -126,8 +134,7 @@ struct LiveStreamTests {
             #expect(try await stream.waitFor("retry: 1000"))
             #expect(app.hub.openStreams == 1)
             #expect(try await alex.post("/signout", form: try #require(Browser.form("/signout", in: page))).status == .seeOther)
-            let rest = try await stream.readUntilClosed()
-            #expect(rest.hasSuffix("0\r\n\r\n"), "the stream's chunked body ended")
+            #expect(try await stream.waitFor(Stream.lastChunk), "the stream's chunked body ended")
             for _ in 0..<100 where app.hub.openStreams > 0 { try await Task.sleep(for: .milliseconds(10)) }
             #expect(app.hub.openStreams == 0)
             let anonymous = try await onOwnThread { try RawHTTPClient(port: port).request("/feed/live") }
@@ -147,9 +154,8 @@ struct LiveStreamTests {
             #expect(try await oldest.waitFor("retry: 1000"))
             let open = [try Stream(port: port, cookie: alex.cookie!), try Stream(port: port, cookie: alex.cookie!)]
             for stream in open { #expect(try await stream.waitFor("retry: 1000")) }
-            let ended = try await oldest.readUntilClosed()
-            #expect(ended.contains("event: end\r\n") || ended.contains("event: end\n"), "told not to reconnect")
-            #expect(ended.hasSuffix("0\r\n\r\n"), "a reload's new stream ended the oldest")
+            #expect(try await oldest.waitFor(Stream.lastChunk), "a reload's new stream ended the oldest")
+            #expect(oldest.unreadText.contains("event: end\n"), "told not to reconnect")
             let samsFirst = try Stream(port: port, cookie: sam.cookie!)
             #expect(try await samsFirst.waitFor("retry: 1000"))
             let cookie = sam.cookie!

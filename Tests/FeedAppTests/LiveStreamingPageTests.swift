@@ -64,7 +64,7 @@ struct LiveStreamingPageTests {
                 try client.send("GET /feed HTTP/1.1\r\nHost: x\r\n\(cookie)\r\n\r\n")
                 guard client.waitFor("id=\"stack\">") else { return false }
                 server.stop()
-                return !client.waitFor("never sent")
+                return client.waitForClose()
             }
             #expect(ended)
             for _ in 0..<300 where store.runningLoads > 0 { try await Task.sleep(for: .milliseconds(10)) }

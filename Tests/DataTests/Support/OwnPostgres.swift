@@ -37,8 +37,8 @@ enum OwnPostgres {
         guard let url = String(data: line, encoding: .utf8), url.hasPrefix("postgres://") else {
             process.waitUntilExit()
             let why = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            return .failure(
-                Unavailable(description: "no PostgreSQL for the tests (make test starts one; so does swift test where PostgreSQL is installed): \(why)"))
+            let need = "make test starts one; so does swift test where PostgreSQL is installed"
+            return .failure(Unavailable(description: "no PostgreSQL for the tests (\(need)): \(why)"))
         }
         held = (process, input)
         return .success(url)

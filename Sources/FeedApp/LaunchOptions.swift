@@ -41,6 +41,8 @@ public struct LaunchOptions: Equatable, Sendable {
         case helpRequested
         case versionRequested
         case unknownFlag(String)
+        /// An environment variable or a configuration line that stands for no flag.
+        case unknownSetting(String)
         case missingValue(String)
         case invalidValue(flag: String, value: String, expected: String)
 
@@ -49,6 +51,7 @@ public struct LaunchOptions: Equatable, Sendable {
             case .helpRequested: "help requested"
             case .versionRequested: "version requested"
             case .unknownFlag(let flag): "unknown flag '\(flag)' (see --help)"
+            case .unknownSetting(let source): "\(source) names no option (see --help)"
             case .missingValue(let flag): "\(flag) needs a value (see --help)"
             case .invalidValue(let flag, let value, let expected): "\(flag) '\(value)' is not \(expected)"
             }
@@ -62,6 +65,9 @@ public struct LaunchOptions: Equatable, Sendable {
                feed-server --version
 
         Serves the Sectional demo pages: /feed, /day, their JSON section lists, and Public/.
+        Every option can also come from the environment (SECTIONAL_SESSION_IDLE=2h for --session-idle,
+        SECTIONAL_QUIET=true for --quiet; commas between the values of a repeatable one) or from a
+        configuration file (--config); a flag wins over the environment, which wins over the file.
         Exit status: 0 after a clean stop; 2 when asked wrongly (a flag, a value, no --public folder);
         1 when something fails (the database cannot be opened, the port is taken).
 
@@ -101,6 +107,8 @@ public struct LaunchOptions: Equatable, Sendable {
           --trusted-proxy ADDRESS
                             a proxy whose X-Forwarded-Proto/-For are believed (repeatable; default none):
                             session cookies are Secure when it says https
+          --config FILE     options from FILE (also $SECTIONAL_CONFIG): a line each, `session-idle = 2h`,
+                            `quiet = true`; # starts a comment
           --help            this text
           --version         the version and the commit it was built from
 
@@ -110,93 +118,110 @@ public struct LaunchOptions: Equatable, Sendable {
           --simulate SECTION=hang             the section's load never finishes (its deadline cuts it)
         """
 
-    /// Reads the flags (without the program name) and `PORT` from the environment.
-    public static func parse(_ arguments: some Sequence<String>, environment: [String: String] = [:]) throws(Problem) -> LaunchOptions {
+    /// Reads the options from, in rising order of precedence, a configuration
+    /// file (`--config FILE` or `SECTIONAL_CONFIG`), the environment
+    /// (`SECTIONAL_SESSION_IDLE` for `--session-idle`, and so on; `PORT` and
+    /// `DATABASE_URL` too), and the flags (without the program name).
+    /// `readFile` gives a file's text, or `nil` when it cannot be read.
+    public static func parse(
+        _ arguments: some Sequence<String>, environment: [String: String] = [:],
+        readFile: (String) -> String? = { _ in nil }
+    ) throws(Problem) -> LaunchOptions {
+        let arguments = Array(arguments)
+        var configured: [ConfigurationSources.Word] = []
+        if let path = configPath(in: arguments) ?? environment["SECTIONAL_CONFIG"] {
+            guard let text = readFile(path) else { throw .invalidValue(flag: "--config", value: path, expected: "a file that can be read") }
+            configured = try ConfigurationSources.flags(inFile: text)
+        }
+        let given = arguments.map { ConfigurationSources.Word($0, from: $0) }
+        return try parseFlags(configured + (try ConfigurationSources.flags(inEnvironment: environment)) + given)
+    }
+
+    /// `--config FILE` among the flags, if given.
+    private static func configPath(in arguments: [String]) -> String? {
+        guard let index = arguments.firstIndex(of: "--config"), index + 1 < arguments.count else { return nil }
+        return arguments[index + 1]
+    }
+
+    /// The options the words ask for; a problem names each word's source
+    /// (the flag, the environment variable, the file's line).
+    private static func parseFlags(_ words: [ConfigurationSources.Word]) throws(Problem) -> LaunchOptions {
         var options = LaunchOptions()
-        if let port = environment["PORT"] {
-            options.port = try number(port, flag: "PORT", in: 0...65535, expected: "a port number (0-65535)")
-        }
-        if let url = environment["DATABASE_URL"], !url.isEmpty {
-            guard let location = DatabaseLocation(url) else {
-                throw .invalidValue(
-                    flag: "DATABASE_URL", value: DatabaseLocation.withoutPassword(url),
-                    expected: "sqlite:PATH, postgres://USER@HOST:PORT/DB or memory:")
-            }
-            options.database = location
-        }
-        var remaining = Array(arguments)[...]
-        while let flag = remaining.popFirst() {
+        var remaining = words[...]
+        while let word = remaining.popFirst() {
+            let (flag, source) = (word.text, word.source)
             func value() throws(Problem) -> String {
-                guard let value = remaining.popFirst() else { throw .missingValue(flag) }
-                return value
+                guard let value = remaining.popFirst() else { throw .missingValue(source) }
+                return value.text
             }
             switch flag {
             case "--help", "-h": throw .helpRequested
             case "--version": throw .versionRequested
+            case "--config": _ = try value()  // read before the flags
             case "--quiet", "-q": options.quiet = true
             case "--host": options.host = try value()
             case "--public": options.publicDirectory = try value()
-            case "--port": options.port = try number(try value(), flag: flag, in: 0...65535, expected: "a port number (0-65535)")
-            case "--threads": options.threads = try number(try value(), flag: flag, in: 1...256, expected: "a thread count (1-256)")
+            case "--port": options.port = try number(try value(), flag: source, in: 0...65535, expected: "a port number (0-65535)")
+            case "--threads": options.threads = try number(try value(), flag: source, in: 1...256, expected: "a thread count (1-256)")
             case "--no-stream": options.streaming = false
             case "--no-seed": options.seed = false
             case "--database":
                 let text = try value()
                 guard let location = DatabaseLocation(text) else {
                     throw .invalidValue(
-                        flag: flag, value: DatabaseLocation.withoutPassword(text), expected: "sqlite:PATH, postgres://USER@HOST:PORT/DB or memory:")
+                        flag: source, value: DatabaseLocation.withoutPassword(text), expected: "sqlite:PATH, postgres://USER@HOST:PORT/DB or memory:")
                 }
                 options.database = location
             case "--live-streams":
-                options.liveStreams = try number(try value(), flag: flag, in: 0...1000, expected: "a stream count (0-1000)")
+                options.liveStreams = try number(try value(), flag: source, in: 0...1000, expected: "a stream count (0-1000)")
             case "--live-streams-per-user":
-                options.liveStreamsPerUser = try number(try value(), flag: flag, in: 1...1000, expected: "a stream count (1-1000)")
+                options.liveStreamsPerUser = try number(try value(), flag: source, in: 1...1000, expected: "a stream count (1-1000)")
             case "--metrics-port":
-                options.metricsPort = try number(try value(), flag: flag, in: 0...65535, expected: "a port number (0-65535)")
+                options.metricsPort = try number(try value(), flag: source, in: 0...65535, expected: "a port number (0-65535)")
             case "--metrics-host": options.metricsHost = try value()
             case "--log-format":
                 let text = try value()
-                guard let format = AccessLogFormat(rawValue: text) else { throw .invalidValue(flag: flag, value: text, expected: "text or json") }
+                guard let format = AccessLogFormat(rawValue: text) else { throw .invalidValue(flag: source, value: text, expected: "text or json") }
                 options.logFormat = format
             case "--drain":
                 let text = try value()
                 guard let duration = parseDuration(text) else {
-                    throw .invalidValue(flag: flag, value: text, expected: "a duration such as 5s or 0s")
+                    throw .invalidValue(flag: source, value: text, expected: "a duration such as 5s or 0s")
                 }
                 options.drain = duration
             case "--session-idle", "--session-lifetime":
                 let text = try value()
                 guard let duration = parseSessionDuration(text) else {
-                    throw .invalidValue(flag: flag, value: text, expected: "a duration such as 30m, 12h or 7d")
+                    throw .invalidValue(flag: source, value: text, expected: "a duration such as 30m, 12h or 7d")
                 }
                 if flag == "--session-idle" { options.accounts.sessionIdle = duration } else { options.accounts.sessionLifetime = duration }
             case "--trusted-proxy":
                 let text = try value()
                 guard text.allSatisfy({ $0.isHexDigit || $0 == "." || $0 == ":" }), !text.isEmpty else {
-                    throw .invalidValue(flag: flag, value: text, expected: "an IP address such as 127.0.0.1")
+                    throw .invalidValue(flag: source, value: text, expected: "an IP address such as 127.0.0.1")
                 }
                 options.accounts.trustedProxies.insert(text)
             case "--db-connections":
-                options.databaseConnections = try number(try value(), flag: flag, in: 1...64, expected: "a connection count (1-64)")
+                options.databaseConnections = try number(try value(), flag: source, in: 1...64, expected: "a connection count (1-64)")
             case "--head-timeout":
                 let text = try value()
                 guard let timeout = parseDuration(text), timeout > .zero else {
-                    throw .invalidValue(flag: flag, value: text, expected: "a duration such as 5s or 500ms")
+                    throw .invalidValue(flag: source, value: text, expected: "a duration such as 5s or 500ms")
                 }
                 options.headTimeout = timeout
             case "--section-timeout":
                 let text = try value()
                 guard let timeout = parseDuration(text), timeout > .zero else {
-                    throw .invalidValue(flag: flag, value: text, expected: "a duration such as 300ms or 2s")
+                    throw .invalidValue(flag: source, value: text, expected: "a duration such as 300ms or 2s")
                 }
                 options.sectionTimeout = timeout
             case "--simulate":
                 let text = try value()
                 guard let (section, fault) = SimulatedFault.parse(text) else {
-                    throw .invalidValue(flag: flag, value: text, expected: "SECTION=delay:DURATION, SECTION=error or SECTION=hang")
+                    throw .invalidValue(flag: source, value: text, expected: "SECTION=delay:DURATION, SECTION=error or SECTION=hang")
                 }
                 options.simulatedFaults[section] = fault
-            default: throw .unknownFlag(flag)
+            default: throw .unknownFlag(source)
             }
         }
         return options

@@ -37,7 +37,7 @@ if AdminCommand.handles(arguments) {
 
 let options: LaunchOptions
 do {
-    options = try LaunchOptions.parse(CommandLine.arguments.dropFirst(), environment: environment)
+    options = try LaunchOptions.parse(CommandLine.arguments.dropFirst(), environment: environment, readFile: readTextFile)
 } catch .helpRequested {
     print(LaunchOptions.help)
     exit(0)
@@ -162,6 +162,16 @@ func startMetricsListener(_ metrics: ServerMetrics, host: String, port: Int) thr
 func drainPause(_ duration: Duration) {
     let seconds = Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
     TerminationSignals.wait(timeout: seconds)
+}
+
+/// A file's text, or `nil` when it cannot be read (a folder, no permission, no such file).
+func readTextFile(_ path: String) -> String? {
+    guard let file = fopen(path, "r") else { return nil }
+    defer { fclose(file) }
+    var text: [UInt8] = []
+    var buffer = [UInt8](repeating: 0, count: 4096)
+    while case let count = fread(&buffer, 1, buffer.count, file), count > 0 { text += buffer[..<count] }
+    return ferror(file) == 0 ? String(decoding: text, as: UTF8.self) : nil
 }
 
 /// Runs async start-up work and waits for it on this thread. main.swift must

@@ -88,7 +88,7 @@ import Testing
         #expect(throws: problem) { try LaunchOptions.parse(arguments) }
     }
 
-    @Test(arguments: ["eighty", "70000", "-5", ""])
+    @Test(arguments: ["eighty", "70000", "-5"])
     func badPortInTheEnvironmentNamesPORT(value: String) {
         #expect(throws: Problem.invalidValue(flag: "PORT", value: value, expected: "a port number (0-65535)")) {
             try LaunchOptions.parse([], environment: ["PORT": value])
@@ -108,6 +108,59 @@ import Testing
     @Test func helpMentionsEveryFlag() {
         for flag in ["--host", "--port", "--public", "--threads", "--quiet", "--head-timeout", "--help", "$PORT"] {
             #expect(LaunchOptions.help.contains(flag), "\(flag)")
+        }
+    }
+
+    @Test("Every option comes from the environment too: SECTIONAL_ and the flag's name, a switch as true or false, commas between repeated values")
+    func fromTheEnvironment() throws {
+        let options = try LaunchOptions.parse(
+            [],
+            environment: [
+                "SECTIONAL_SESSION_IDLE": "2h", "SECTIONAL_QUIET": "true", "SECTIONAL_NO_STREAM": "false",
+                "SECTIONAL_TRUSTED_PROXY": "10.0.0.1, 10.0.0.2", "SECTIONAL_DATABASE": "memory:", "HOME": "/root",
+                "SECTIONAL_TEST_POSTGRES": "postgres://app@127.0.0.1:1/postgres",
+            ])
+        #expect(options.accounts.sessionIdle == .seconds(7_200))
+        #expect(options.quiet && options.streaming)
+        #expect(options.accounts.trustedProxies == ["10.0.0.1", "10.0.0.2"])
+        #expect(options.database == .memory)
+        // Empty is unset, as `docker run -e PORT=` leaves it.
+        #expect(try LaunchOptions.parse([], environment: ["PORT": "", "SECTIONAL_THREADS": ""]) == LaunchOptions())
+    }
+
+    @Test("A configuration file, then the environment, then the flags: each wins over the one before")
+    func precedence() throws {
+        let file = """
+            # the team's settings
+            session-idle = 1h
+            threads = 3   # two cores and a spare
+            quiet = yes
+
+            """
+        let read: (String) -> String? = { $0 == "team.conf" ? file : nil }
+        let fromFile = try LaunchOptions.parse(["--config", "team.conf"], readFile: read)
+        #expect(fromFile.accounts.sessionIdle == .seconds(3_600) && fromFile.threads == 3 && fromFile.quiet)
+        let overridden = try LaunchOptions.parse(
+            ["--threads", "5"], environment: ["SECTIONAL_CONFIG": "team.conf", "SECTIONAL_THREADS": "4", "SECTIONAL_SESSION_IDLE": "2h"],
+            readFile: read)
+        #expect(overridden.threads == 5, "the flag over the environment")
+        #expect(overridden.accounts.sessionIdle == .seconds(7_200), "the environment over the file")
+        #expect(overridden.quiet, "the file where nothing else says")
+    }
+
+    @Test(
+        "A setting that names no option, or a bad value, is one line naming where it came from",
+        arguments: [
+            (["SECTIONAL_SESION_IDLE": "2h"], "", Problem.unknownSetting("SECTIONAL_SESION_IDLE")),
+            (["SECTIONAL_THREADS": "many"], "", .invalidValue(flag: "SECTIONAL_THREADS", value: "many", expected: "a thread count (1-256)")),
+            (["SECTIONAL_QUIET": "maybe"], "", .invalidValue(flag: "SECTIONAL_QUIET", value: "maybe", expected: "true or false")),
+            (["SECTIONAL_CONFIG": "team.conf"], "verbose = true", .unknownSetting("verbose (line 1 of the configuration)")),
+            (["SECTIONAL_CONFIG": "team.conf"], "\nport: 80", .invalidValue(flag: "--config", value: "line 2: port: 80", expected: "name = value")),
+            (["SECTIONAL_CONFIG": "missing.conf"], "", .invalidValue(flag: "--config", value: "missing.conf", expected: "a file that can be read")),
+        ])
+    func badSettings(environment: [String: String], file: String, problem: Problem) {
+        #expect(throws: problem) {
+            try LaunchOptions.parse([], environment: environment, readFile: { $0 == "team.conf" ? file : nil })
         }
     }
 }

@@ -11,20 +11,26 @@ public struct AppSettings: Sendable, Equatable {
     public var simulatedFaults: [String: SimulatedFault]
     /// Sessions and sign-in limits.
     public var accounts: AccountSettings
+    /// Development or production: in development a failed section's card and
+    /// a 500's page say what went wrong.
+    public var environment: AppEnvironment
 
     public init(
         sectionTimeout: Duration = .seconds(1), streaming: Bool = true, simulatedFaults: [String: SimulatedFault] = [:],
-        accounts: AccountSettings = AccountSettings()
+        accounts: AccountSettings = AccountSettings(), environment: AppEnvironment = .production
     ) {
         self.sectionTimeout = sectionTimeout
         self.streaming = streaming
         self.simulatedFaults = simulatedFaults
         self.accounts = accounts
+        self.environment = environment
     }
 
     /// The framework's settings, with the simulated faults applied to the loads of the sections they name.
     func pageSettings(clock: any Clock<Duration>) -> PageSettings {
-        PageSettings(sectionTimeout: sectionTimeout, streaming: streaming, intercept: interceptor, clock: clock)
+        PageSettings(
+            sectionTimeout: sectionTimeout, streaming: streaming, intercept: interceptor, clock: clock,
+            diagnosesFailures: environment == .development)
     }
 
     private var interceptor: LoadInterceptor? {
@@ -35,4 +41,12 @@ public struct AppSettings: Sendable, Equatable {
             return { try await fault.apply(to: operation) }
         }
     }
+}
+
+/// Where the app runs: a developer's machine, or production (the default).
+public enum AppEnvironment: String, Sendable, Equatable {
+    /// Errors shown where they happen: in the section's card, on the 500 page.
+    case development
+    /// Errors in the log only; a visitor reads a short notice.
+    case production
 }

@@ -36,6 +36,7 @@ public func buildRouter(
     )
     site.live = live
     var router = Router(staticFiles: try StaticFiles(directory: publicDirectory), logger: logger)
+    router.showsErrorCauses = settings.environment == .development
     router.useErrorPages(of: site)
     router.getSynchronously("/healthz") { _ in "ok" }
     let readiness = readiness ?? Readiness(pool: data.pool)

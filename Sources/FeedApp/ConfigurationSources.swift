@@ -10,12 +10,12 @@ enum ConfigurationSources {
     static let single: Set<String> = [
         "--host", "--port", "--public", "--threads", "--database", "--db-connections", "--head-timeout", "--section-timeout",
         "--session-idle", "--session-lifetime", "--drain", "--metrics-port", "--metrics-host", "--log-format", "--live-streams",
-        "--live-streams-per-user",
+        "--live-streams-per-user", "--environment",
     ]
     /// Variables of the environment that are not options.
-    static let otherVariables: Set<String> = ["SECTIONAL_CONFIG", "SECTIONAL_TEST_POSTGRES"]
+    static let otherVariables: Set<String> = ["SECTIONAL_CONFIG", "SECTIONAL_TEST_POSTGRES", "SECTIONAL_ENV"]
     /// The variables platforms set by convention, standing for these flags.
-    static let conventional = ["PORT": "--port", "DATABASE_URL": "--database"]
+    static let conventional = ["PORT": "--port", "DATABASE_URL": "--database", "SECTIONAL_ENV": "--environment"]
 
     typealias Problem = LaunchOptions.Problem
 

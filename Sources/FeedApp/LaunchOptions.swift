@@ -33,6 +33,8 @@ public struct LaunchOptions: Equatable, Sendable {
     /// Live page streams per user, and in all (well below the connection limit, 1,024).
     public var liveStreamsPerUser = 8
     public var liveStreams = 256
+    /// Development shows errors where they happen and stops at once (no drain unless asked for).
+    public var environment = AppEnvironment.production
 
     public init() {}
 
@@ -109,6 +111,9 @@ public struct LaunchOptions: Equatable, Sendable {
                             session cookies are Secure when it says https
           --config FILE     options from FILE (also $SECTIONAL_CONFIG): a line each, `session-idle = 2h`,
                             `quiet = true`; # starts a comment
+          --environment development|production
+                            development: a failed section's card and a 500's page say what went wrong, and
+                            --drain defaults to 0s; production (the default): errors in the log only
           --help            this text
           --version         the version and the commit it was built from
 
@@ -215,6 +220,12 @@ public struct LaunchOptions: Equatable, Sendable {
                     throw .invalidValue(flag: source, value: text, expected: "a duration such as 300ms or 2s")
                 }
                 options.sectionTimeout = timeout
+            case "--environment":
+                let text = try value()
+                guard let environment = AppEnvironment(rawValue: text) else {
+                    throw .invalidValue(flag: source, value: text, expected: "development or production")
+                }
+                options.environment = environment
             case "--simulate":
                 let text = try value()
                 guard let (section, fault) = SimulatedFault.parse(text) else {
@@ -224,6 +235,8 @@ public struct LaunchOptions: Equatable, Sendable {
             default: throw .unknownFlag(source)
             }
         }
+        // A developer's Ctrl-C stops at once; a load balancer's drain is production's.
+        if options.environment == .development && !words.contains(where: { $0.text == "--drain" }) { options.drain = .zero }
         return options
     }
 
@@ -236,7 +249,8 @@ public struct LaunchOptions: Equatable, Sendable {
 
     /// How the app's pages load and send their sections, and its sessions.
     public var appSettings: AppSettings {
-        AppSettings(sectionTimeout: sectionTimeout, streaming: streaming, simulatedFaults: simulatedFaults, accounts: accounts)
+        AppSettings(
+            sectionTimeout: sectionTimeout, streaming: streaming, simulatedFaults: simulatedFaults, accounts: accounts, environment: environment)
     }
 
     /// `30m`, `12h`, `7d` (or seconds, `90s`): from a minute to a year.

@@ -62,6 +62,10 @@ public struct Router: Responder {
     public var errorResponder: @Sendable (HTTPError, Request) -> Response = { error, _ in error.response() }
     /// Where hidden errors (the causes of 500s) are logged.
     public var logger: Logger
+    /// Development only: a 500's page says what failed and on which route,
+    /// not only the log. Never in production: the cause may say what a
+    /// visitor should not read.
+    public var showsErrorCauses = false
 
     /// A router with no routes yet, serving `staticFiles` for paths no route claims.
     public init(staticFiles: StaticFiles? = nil, logger: Logger = .standardError) {
@@ -137,8 +141,8 @@ public struct Router: Responder {
             return .now(Self.labelled(answering(routed) { try handler(routed) }, pattern))
         case .route(.async(let handler), let routed, let pattern):
             // Only what an error needs is captured: a copy of the whole router cost a dozen retains a request.
-            return .later { [errorResponder, logger] in
-                await Self.settled(pattern, routed, errorResponder, logger) { try await handler(routed) }
+            return .later { [errorResponder, logger, showsErrorCauses] in
+                await Self.settled(pattern, routed, errorResponder, logger, showsErrorCauses) { try await handler(routed) }
             }
         case .route(.replying(let handler), let routed, let pattern):
             do {
@@ -146,7 +150,9 @@ public struct Router: Responder {
                 case .now(let response):
                     return .now(Self.labelled(response, pattern))
                 case .later(let work):
-                    return .later { [errorResponder, logger] in await Self.settled(pattern, routed, errorResponder, logger, work) }
+                    return .later { [errorResponder, logger, showsErrorCauses] in
+                        await Self.settled(pattern, routed, errorResponder, logger, showsErrorCauses, work)
+                    }
                 }
             } catch {
                 return .now(Self.labelled(errorResponse(error, for: routed), pattern))
@@ -159,12 +165,12 @@ public struct Router: Responder {
     /// The answer of a handler's `work`, or of the error it threw, labelled with its route.
     private static func settled(
         _ pattern: String, _ request: Request, _ errorResponder: (HTTPError, Request) -> Response, _ logger: Logger,
-        _ work: () async throws -> Response
+        _ showsCause: Bool, _ work: () async throws -> Response
     ) async -> Response {
         do {
             return labelled(try await work(), pattern)
         } catch {
-            return labelled(errorResponse(error, for: request, answeredBy: errorResponder, logger: logger), pattern)
+            return labelled(errorResponse(error, for: request, answeredBy: errorResponder, logger: logger, showingCause: showsCause), pattern)
         }
     }
 
@@ -234,23 +240,26 @@ public struct Router: Responder {
     }
 
     public func errorResponse(_ error: HTTPError, for request: Request) -> Response {
-        Self.errorResponse(error, for: request, answeredBy: errorResponder, logger: logger)
+        Self.errorResponse(error, for: request, answeredBy: errorResponder, logger: logger, showingCause: showsErrorCauses)
     }
 
     /// An `HTTPError` is answered as itself; anything else is logged and hidden behind a 500.
     func errorResponse(_ error: any Error, for request: Request) -> Response {
-        Self.errorResponse(error, for: request, answeredBy: errorResponder, logger: logger)
+        Self.errorResponse(error, for: request, answeredBy: errorResponder, logger: logger, showingCause: showsErrorCauses)
     }
 
     private static func errorResponse(
-        _ error: any Error, for request: Request, answeredBy errorResponder: (HTTPError, Request) -> Response, logger: Logger
+        _ error: any Error, for request: Request, answeredBy errorResponder: (HTTPError, Request) -> Response, logger: Logger,
+        showingCause: Bool
     ) -> Response {
         if let error = error as? HTTPError {
             var response = errorResponder(error, request)
             for (name, value) in error.headers { response.headers[name] = value }
             return response
         }
-        logger.log("error: \(request.method) \(request.path): \(String(reflecting: error))")
-        return errorResponder(HTTPError(.internalServerError, "The server failed to answer; the error is logged."), request)
+        let cause = "\(request.method) \(request.path): \(String(reflecting: error))"
+        logger.log("error: " + cause)
+        let message = showingCause ? "The server failed to answer \(cause)" : "The server failed to answer; the error is logged."
+        return errorResponder(HTTPError(.internalServerError, message), request)
     }
 }

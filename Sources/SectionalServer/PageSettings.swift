@@ -18,20 +18,25 @@ public struct PageSettings: Sendable {
     /// not, or that answers without it, turns it off and pays no clock read
     /// per card.
     public var serverTiming: Bool
+    /// Development only: a section that failed shows, below its fallback,
+    /// its type, its load's time and the error. Never in production: the
+    /// error may say what a visitor should not read.
+    public var diagnosesFailures: Bool
 
-    /// By default: a 1 s deadline, streamed pages, no wrapper, the real clock, and `Server-Timing`.
+    /// By default: a 1 s deadline, streamed pages, no wrapper, the real clock, `Server-Timing`, no diagnosis.
     public init(
         sectionTimeout: Duration = .seconds(1), streaming: Bool = true, intercept: LoadInterceptor? = nil,
-        clock: any Clock<Duration> = DeadlineClock(), serverTiming: Bool = true
+        clock: any Clock<Duration> = DeadlineClock(), serverTiming: Bool = true, diagnosesFailures: Bool = false
     ) {
         self.sectionTimeout = sectionTimeout
         self.streaming = streaming
         self.intercept = intercept
         self.clock = clock
         self.serverTiming = serverTiming
+        self.diagnosesFailures = diagnosesFailures
     }
 
     var loadOptions: LoadOptions {
-        LoadOptions(timeout: sectionTimeout, clock: clock, intercept: intercept)
+        LoadOptions(timeout: sectionTimeout, clock: clock, intercept: intercept, diagnosesFailures: diagnosesFailures)
     }
 }

@@ -163,4 +163,17 @@ import Testing
             try LaunchOptions.parse([], environment: environment, readFile: { $0 == "team.conf" ? file : nil })
         }
     }
+
+    @Test("--environment development stops at once unless --drain says otherwise; production keeps the 3 s drain")
+    func environment() throws {
+        #expect(try LaunchOptions.parse([]).environment == .production)
+        #expect(try LaunchOptions.parse([]).drain == .seconds(3))
+        let development = try LaunchOptions.parse(["--environment", "development"])
+        #expect(development.environment == .development && development.drain == .zero)
+        #expect(try LaunchOptions.parse(["--environment", "development", "--drain", "2s"]).drain == .seconds(2))
+        #expect(try LaunchOptions.parse([], environment: ["SECTIONAL_ENV": "development"]).environment == .development)
+        #expect(throws: Problem.invalidValue(flag: "--environment", value: "staging", expected: "development or production")) {
+            try LaunchOptions.parse(["--environment", "staging"])
+        }
+    }
 }

@@ -48,6 +48,18 @@ import Testing
         #expect(line.contains(path))
     }
 
+    @Test("In development a 500 says what failed and on which route; the log has it as before", arguments: ["/async", "/immediate"])
+    func developmentShowsTheCause(path: String) async throws {
+        let log = LogCollector()
+        var router = Self.router(log: log, throwing: DatabaseFailure())
+        router.showsErrorCauses = true
+        let response = await router.respond(to: Request(method: .get, path: path))
+        #expect(response.status == .internalServerError)
+        #expect(response.bodyText.contains("GET \(path)"), "\(response.bodyText)")
+        #expect(response.bodyText.contains("DatabaseFailure"))
+        #expect(log.lines.count == 1)
+    }
+
     @Test func immediateRouteErrorIsMappedOnTheImmediatePathToo() throws {
         let log = LogCollector()
         let router = Self.router(log: log, throwing: DatabaseFailure())

@@ -107,12 +107,12 @@ extension SectionController {
             let someWait = atOnce.count < pending.count
             if someWait { onProgress() }
             for finished in atOnce {
-                outcomes[finished.index] = Self.outcome(of: finished, pending, deadlines)
+                outcomes[finished.index] = Self.outcome(of: finished, pending, deadlines, diagnosing: options.diagnosesFailures)
                 if someWait { onProgress() }
             }
             for await batch in group {
                 for finished in batch {
-                    outcomes[finished.index] = Self.outcome(of: finished, pending, deadlines)
+                    outcomes[finished.index] = Self.outcome(of: finished, pending, deadlines, diagnosing: options.diagnosesFailures)
                     onProgress()
                 }
             }
@@ -122,10 +122,18 @@ extension SectionController {
     }
 
     /// A finished load's outcome: its model delivered, or its controller failed.
-    private static func outcome(of finished: Finished, _ pending: [PendingLoad], _ deadlines: [Duration]) -> LoadReport.Outcome {
+    private static func outcome(
+        of finished: Finished, _ pending: [PendingLoad], _ deadlines: [Duration], diagnosing: Bool
+    ) -> LoadReport.Outcome {
         let entry = pending[finished.index]
-        return finished.cut
+        let outcome =
+            finished.cut
             ? timedOut(entry.controller, deadlines[finished.index]) : deliver(finished.result, to: entry, duration: finished.duration)
+        if diagnosing, case .failed(let error) = entry.controller.loadState {
+            entry.controller.failureDiagnosis =
+                "\(String(reflecting: type(of: entry.controller))) failed after \(outcome.duration): \(String(reflecting: error))"
+        }
+        return outcome
     }
 
     /// Cuts the round's loads as they pass their deadlines, from another
@@ -261,11 +269,19 @@ public struct LoadOptions: Sendable {
     public var clock: any Clock<Duration>
     /// Wraps each operation, by controller id (fault injection, tracing).
     public var intercept: LoadInterceptor?
+    /// In development: a failed controller keeps what went wrong (its type,
+    /// the load's time, the error) in `failureDiagnosis`, and shows it below
+    /// its fallback.
+    public var diagnosesFailures: Bool
 
     /// Options with a default deadline of `timeout`, measured on `clock`, and no wrapper unless given.
-    public init(timeout: Duration = .seconds(1), clock: any Clock<Duration> = DeadlineClock(), intercept: LoadInterceptor? = nil) {
+    public init(
+        timeout: Duration = .seconds(1), clock: any Clock<Duration> = DeadlineClock(), intercept: LoadInterceptor? = nil,
+        diagnosesFailures: Bool = false
+    ) {
         self.timeout = timeout
         self.clock = clock
         self.intercept = intercept
+        self.diagnosesFailures = diagnosesFailures
     }
 }

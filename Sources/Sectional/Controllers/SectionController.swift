@@ -96,10 +96,15 @@ open class SectionController {
         }.render(into: &html)
     }
 
+    /// What went wrong with the load, when the page diagnoses failures
+    /// (`LoadOptions.diagnosesFailures`, in development): shown below the fallback.
+    public internal(set) var failureDiagnosis: String?
+
     /// The content, or the fallback when the load failed.
     public final func renderContent(into html: inout HTMLWriter) {
         if case .failed = loadState {
             renderFallback(into: &html)
+            if let failureDiagnosis { p(.class("section-diagnosis")) { failureDiagnosis }.render(into: &html) }
         } else {
             render(into: &html)
         }
@@ -108,6 +113,7 @@ open class SectionController {
     /// Marks this controller and its descendants to load again, e.g. for a new date.
     public func setNeedsLoad() {
         loadState = .notLoaded
+        failureDiagnosis = nil
         for child in children { child.setNeedsLoad() }
     }
 

@@ -130,8 +130,11 @@ extension SectionController {
             finished.cut
             ? timedOut(entry.controller, deadlines[finished.index]) : deliver(finished.result, to: entry, duration: finished.duration)
         if diagnosing, case .failed(let error) = entry.controller.loadState {
+            let (seconds, attoseconds) = outcome.duration.components
+            let tenthsOfMilliseconds = seconds * 10_000 + attoseconds / 100_000_000_000_000
+            let time = "\(tenthsOfMilliseconds / 10).\(tenthsOfMilliseconds % 10) ms"
             entry.controller.failureDiagnosis =
-                "\(String(reflecting: type(of: entry.controller))) failed after \(outcome.duration): \(String(reflecting: error))"
+                "\(String(reflecting: type(of: entry.controller))) failed after \(time): \(String(reflecting: error))"
         }
         return outcome
     }

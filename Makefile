@@ -12,10 +12,10 @@ EXAMPLE = Examples/ReferencePage
 
 .PHONY: run test test-deps build release deps clean help
 
-## run: install what is missing, build, serve on localhost:8080 (PORT=9000 for another port; extra flags: ARGS="...")
+## run: install what is missing, build, serve on localhost:8080 in development, restarted if it traps (PORT=9000 for another port; extra flags: ARGS="...")
 run: deps
 	$(SWIFT) build
-	$(SWIFT) run feed-server --port $(PORT) --environment development $(ARGS)
+	bash scripts/run-restarting.sh "$$($(SWIFT) build --show-bin-path)/feed-server" --port $(PORT) --environment development $(ARGS)
 
 ## test: install what is missing, build with every warning shown, run all tests (SQLite and a throw-away PostgreSQL), check the benchmark's C server still answers as feed-server does, then the example package's
 test: deps test-deps

@@ -121,6 +121,7 @@ public struct LaunchOptions: Equatable, Sendable {
           --simulate SECTION=delay:DURATION   the section's load takes DURATION longer
           --simulate SECTION=error            the section's load fails
           --simulate SECTION=hang             the section's load never finishes (its deadline cuts it)
+          --simulate SECTION=trap             the section's load traps: the process ends (make run restarts it)
         """
 
     /// Reads the options from, in rising order of precedence, a configuration
@@ -229,7 +230,7 @@ public struct LaunchOptions: Equatable, Sendable {
             case "--simulate":
                 let text = try value()
                 guard let (section, fault) = SimulatedFault.parse(text) else {
-                    throw .invalidValue(flag: source, value: text, expected: "SECTION=delay:DURATION, SECTION=error or SECTION=hang")
+                    throw .invalidValue(flag: source, value: text, expected: "SECTION=delay:DURATION, SECTION=error, SECTION=hang or SECTION=trap")
                 }
                 options.simulatedFaults[section] = fault
             default: throw .unknownFlag(source)

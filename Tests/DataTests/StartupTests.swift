@@ -1,5 +1,6 @@
 import FeedApp
 import Foundation
+import SectionalTesting
 import Testing
 
 @Suite("Choosing the database at start")
@@ -201,6 +202,97 @@ extension TakingTurns {
             let (status, error) = try run(["--database", "sqlite:" + directory.appendingPathComponent("x.sqlite").path, "--no-seed"])
             #expect(status == 1)
             #expect(error.contains("without --no-seed"), "\(error)")
+        }
+    }
+}
+
+extension TakingTurns {
+    /// A Swift trap ends the whole process: `make run` must not stay down for it.
+    @Suite("A section that traps", .timeLimit(.minutes(1)))
+    struct TrapTests {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+        /// The processes whose parent is `parent` (from /proc).
+        static func children(of parent: Int32) -> [Int32] {
+            let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
+            return entries.compactMap { entry -> Int32? in
+                guard let pid = Int32(entry), let stat = try? String(contentsOfFile: "/proc/\(entry)/stat", encoding: .utf8),
+                    let fields = stat.split(separator: ")").last?.split(separator: " "), fields.count > 1, Int32(fields[1]) == parent
+                else { return nil }
+                return pid
+            }
+        }
+
+        @Test("ends the process, with its backtrace; make run's runner starts the server again")
+        func restarted() async throws {
+            guard let binary = StartupTests.binary else { throw StartupTests.MissingBinary() }
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/bin/bash")
+            process.arguments = [
+                root.appendingPathComponent("scripts/run-restarting.sh").path, binary.path, "--port", "0", "--database", "memory:",
+                "--public", FormHarness.publicDirectory, "--quiet", "--drain", "0s", "--simulate", "alerts=trap",
+            ]
+            let errors = Pipe()
+            process.standardError = errors
+            try process.run()
+            defer {
+                // The runner first, so that it starts nothing more; then the server it started.
+                let servers = Self.children(of: process.processIdentifier)
+                kill(process.processIdentifier, SIGKILL)
+                for server in servers { kill(server, SIGTERM) }
+                process.waitUntilExit()
+            }
+            let log = LineReader(errors.fileHandleForReading)
+            let first = try #require(try await log.nextListeningPort())
+            let cookie = try await onOwnThread {
+                let signedIn = try RawHTTPClient(port: first).request(
+                    "POST", "/signin", headers: ["Content-Type: application/x-www-form-urlencoded"], body: "name=alex&password=alex-demo-1")
+                return try #require(signedIn.header("Set-Cookie")).prefix { $0 != ";" }
+            }
+            // The page's alerts load traps: no answer, the connection closes.
+            let answered = try await onOwnThread { () -> Bool in
+                let client = try RawHTTPClient(port: first)
+                return (try? client.request("/feed", headers: ["Cookie: \(cookie)"])) != nil
+            }
+            #expect(!answered)
+            let second = try #require(try await log.nextListeningPort())
+            #expect(log.text.contains("Fatal error: simulated trap (--simulate)"))
+            #expect(log.text.contains("SimulatedFault.apply"), "the backtrace names where it trapped")
+            #expect(log.text.contains("starting it again"))
+            let health = try await onOwnThread { try RawHTTPClient(port: second).request("/healthz") }
+            #expect(health.status == 200)
+        }
+    }
+}
+
+/// Lines of a child's output as they come, read on a thread of their own.
+final class LineReader: @unchecked Sendable {
+    private let handle: FileHandle
+    private let lock = NSLock()
+    private var received = ""
+    private var consumed = 0
+
+    init(_ handle: FileHandle) { self.handle = handle }
+
+    /// Everything read so far.
+    var text: String { lock.withLock { received } }
+
+    /// Reads on until the server says it listens, past what was looked at
+    /// before: its port; `nil` at the end of the output.
+    func nextListeningPort() async throws -> Int? {
+        try await onOwnThread { [self] () -> Int? in
+            while true {
+                let port = lock.withLock { () -> Int? in
+                    let unread = received.dropFirst(consumed)
+                    guard let match = unread.firstMatch(of: /listening on http:\/\/127\.0\.0\.1:(\d+)\//) else { return nil }
+                    consumed = received.distance(from: received.startIndex, to: match.range.upperBound)
+                    return Int(match.output.1)
+                }
+                if let port { return port }
+                let chunk = handle.availableData
+                if chunk.isEmpty { return nil }
+                lock.withLock { received += String(decoding: chunk, as: UTF8.self) }
+            }
         }
     }
 }

@@ -1,7 +1,8 @@
 import Synchronization
 
 /// A fault `--simulate` injects into a section's data load, so a person can
-/// watch a page degrade: `credit-score=delay:2s`, `alerts=error`, `sleep=hang`.
+/// watch a page degrade: `credit-score=delay:2s`, `alerts=error`, `sleep=hang`,
+/// or the server end: `alerts=trap`.
 public enum SimulatedFault: Sendable, Equatable {
     /// The load takes this much longer.
     case delay(Duration)
@@ -9,6 +10,8 @@ public enum SimulatedFault: Sendable, Equatable {
     case error
     /// The load never finishes (until its deadline cancels it).
     case hang
+    /// The load traps, as a Swift program does on an index out of range: the process ends.
+    case trap
 
     /// The error a simulated failure throws.
     public struct InjectedError: Error, CustomStringConvertible {
@@ -22,6 +25,7 @@ public enum SimulatedFault: Sendable, Equatable {
         switch parts[1] {
         case "error": return (parts[0], .error)
         case "hang": return (parts[0], .hang)
+        case "trap": return (parts[0], .trap)
         case let value where value.hasPrefix("delay:"):
             guard let duration = parseDuration(String(value.dropFirst(6))) else { return nil }
             return (parts[0], .delay(duration))
@@ -43,6 +47,8 @@ public enum SimulatedFault: Sendable, Equatable {
             // about 700 bytes) until the time it would have ended.
             try await Self.waitForCancellation()
             throw CancellationError()
+        case .trap:
+            fatalError("simulated trap (--simulate)")
         }
     }
 }

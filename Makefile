@@ -10,7 +10,7 @@ APT_PACKAGES = libsqlite3-dev libpq-dev libsodium-dev pkg-config curl make gcc
 # A package outside this one that depends on it by path: `make test` builds and tests it too.
 EXAMPLE = Examples/ReferencePage
 
-.PHONY: run test test-deps build release deps clean help
+.PHONY: run dev dev-check test test-deps build release deps clean help
 
 ## run: install what is missing, build, serve on localhost:8080 in development, restarted if it traps (PORT=9000 for another port; extra flags: ARGS="...")
 run: deps
@@ -27,6 +27,14 @@ test: deps test-deps
 	FEED_SQLITE_C="$(FEED_SQLITE_C)" python3 scripts/check-feed-sqlite.py --binary "$$($(SWIFT) build --show-bin-path)/feed-server"
 	$(SWIFT) build --build-tests --package-path $(EXAMPLE)
 	$(SWIFT) test --package-path $(EXAMPLE)
+
+## dev: serve on localhost:8080 in development; on a change under Sources/ or Public/ build and restart (a failed build keeps the last good server), and the open tab reloads itself
+dev: deps
+	python3 scripts/dev.py --port $(PORT) $(ARGS)
+
+## dev-check: make dev's loop checked: a change restarts the server with a new build, a broken build keeps the last one serving (a few minutes)
+dev-check: deps
+	python3 scripts/check-dev.py
 
 build: deps
 	$(SWIFT) build

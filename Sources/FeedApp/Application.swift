@@ -25,11 +25,15 @@ public func buildRouter(
         pageSettings.onLoadReport = metrics.observe
         data.registerMetrics(in: metrics.registry)
     }
+    var head = DocumentHead(
+        language: "en", viewport: "width=device-width, initial-scale=1", stylesheets: ["/styles.css"], scripts: ["/app.js"],
+        icon: .init(href: "/favicon.svg", type: "image/svg+xml"))
+    #if DEBUG
+        if settings.environment == .development { head.scripts.append(DevelopmentReload.scriptPath) }
+    #endif
     var site = Site(
         name: "Sectional",
-        head: DocumentHead(
-            language: "en", viewport: "width=device-width, initial-scale=1", stylesheets: ["/styles.css"], scripts: ["/app.js"],
-            icon: .init(href: "/favicon.svg", type: "image/svg+xml")),
+        head: head,
         home: .init(path: "/feed", label: "Back to the feed"),
         banner: { active in SiteHeader(active: active) },
         settings: pageSettings
@@ -38,6 +42,9 @@ public func buildRouter(
     var router = Router(staticFiles: try StaticFiles(directory: publicDirectory), logger: logger)
     router.showsErrorCauses = settings.environment == .development
     router.useErrorPages(of: site)
+    #if DEBUG
+        if settings.environment == .development { DevelopmentReload.register(on: &router) }
+    #endif
     router.getSynchronously("/healthz") { _ in "ok" }
     let readiness = readiness ?? Readiness(pool: data.pool)
     router.get("/readyz") { _ in await readiness.response() }

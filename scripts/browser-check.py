@@ -18,15 +18,17 @@ Needs chromium (Debian package), websocket-client and axe-selenium-python (PyPI,
 for the axe-core script it ships; Selenium itself is not used); `make
 browser-check` installs them when missing. Environment: SWIFT (default swift), CHROMIUM.
 """
-import base64, importlib.util, json, os, shutil, signal, socket, subprocess, sys, tempfile, time, urllib.request
+import importlib.util, json, os, shutil, signal, subprocess, sys, tempfile, time
 
-import websocket  # websocket-client
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import harness  # noqa: E402
+import websocket  # noqa: E402  (websocket-client)
+from devtools import DevTools, Failure, free_port, http_get, wait_until  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SHOTS = os.path.join(ROOT, ".build", "browser-check")
 FEED = ["balances", "alerts", "credit-score"]
 DAY = ["calendar", "summary", "sleep", "workout"]
-WAIT = 10.0  # seconds for any one wait
 
 # Everything a check compares, read from the live DOM. Hrefs are read as
 # path+query so links set by the script and links rendered by the server compare equal.
@@ -51,10 +53,6 @@ SNAPSHOT_JS = """(() => {
 })()"""
 
 
-class Failure(Exception):
-    pass
-
-
 def axe_source():
     """axe-core's script, as the PyPI package axe-selenium-python ships it."""
     spec = importlib.util.find_spec("axe_selenium_python")
@@ -63,140 +61,6 @@ def axe_source():
     path = os.path.join(list(spec.submodule_search_locations)[0], "node_modules", "axe-core", "axe.min.js")
     with open(path, encoding="utf-8") as f:
         return f.read()
-
-
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def wait_until(what, probe, timeout=WAIT, interval=0.05):
-    deadline = time.monotonic() + timeout
-    while True:
-        try:
-            value = probe()
-            if value:
-                return value
-        except (OSError, ValueError, Failure):
-            pass  # not up yet, or the page is between documents
-        if time.monotonic() > deadline:
-            raise Failure(f"timed out after {timeout:.0f} s waiting for {what}")
-        time.sleep(interval)
-
-
-def http_get(url):
-    with urllib.request.urlopen(url, timeout=2) as response:
-        return response.read()
-
-
-class DevTools:
-    """A minimal DevTools protocol client for one page target."""
-
-    def __init__(self, ws_url):
-        self.ws = websocket.create_connection(ws_url, timeout=WAIT, suppress_origin=True)
-        self.next_id = 0
-        self.events = []  # (method, params) not yet consumed
-        self.errors = []  # JavaScript exceptions and console errors, as text
-
-    def _receive(self):
-        message = json.loads(self.ws.recv())
-        method, params = message.get("method"), message.get("params", {})
-        if method == "Runtime.exceptionThrown":
-            d = params["exceptionDetails"]
-            self.errors.append("exception: " + d.get("exception", {}).get("description", d.get("text", "")))
-        elif method == "Runtime.consoleAPICalled" and params.get("type") == "error":
-            self.errors.append("console.error: " + " ".join(str(a.get("value", a.get("description", ""))) for a in params["args"]))
-        elif method == "Log.entryAdded" and params["entry"].get("level") == "error":
-            e = params["entry"]
-            self.errors.append(f"log: {e.get('text', '')} {e.get('url', '')}".strip())
-        if method:
-            self.events.append((method, params))
-        return message
-
-    def send(self, method, **params):
-        self.next_id += 1
-        self.ws.send(json.dumps({"id": self.next_id, "method": method, "params": params}))
-        deadline = time.monotonic() + WAIT
-        while time.monotonic() < deadline:
-            message = self._receive()
-            if message.get("id") == self.next_id:
-                if "error" in message:
-                    raise Failure(f"{method}: {message['error'].get('message')}")
-                return message.get("result", {})
-        raise Failure(f"no answer to {method}")
-
-    def wait_event(self, method):
-        deadline = time.monotonic() + WAIT
-        while True:
-            for i, (m, _) in enumerate(self.events):
-                if m == method:
-                    return self.events.pop(i)[1]
-            if time.monotonic() > deadline:
-                raise Failure(f"timed out waiting for {method}")
-            self._receive()
-
-    def evaluate(self, expression):
-        result = self.send("Runtime.evaluate", expression=expression, returnByValue=True, awaitPromise=True)
-        if "exceptionDetails" in result:
-            raise Failure(f"evaluating {expression[:60]!r}: {result['exceptionDetails'].get('text')}")
-        return result["result"].get("value")
-
-    def navigate(self, url=None):
-        """Loads url (or reloads the page's current URL) and waits for the load event."""
-        self.events.clear()
-        if url is None:
-            self.send("Page.reload", ignoreCache=True)
-        else:
-            answer = self.send("Page.navigate", url=url)
-            if answer.get("errorText"):
-                raise Failure(f"loading {url}: {answer['errorText']}")
-        self.wait_event("Page.loadEventFired")
-
-    def viewport(self, width, height):
-        self.send("Emulation.setDeviceMetricsOverride", width=width, height=height,
-                  deviceScaleFactor=1, mobile=width < 600)
-
-    def screenshot(self, name):
-        data = self.send("Page.captureScreenshot", format="png")["data"]
-        with open(os.path.join(SHOTS, name + ".png"), "wb") as f:
-            f.write(base64.b64decode(data))
-
-    def press_enter(self):
-        """Enter on the focused element, as a keyboard user activates a link."""
-        for kind in ("keyDown", "keyUp"):
-            self.send("Input.dispatchKeyEvent", type=kind, key="Enter", code="Enter",
-                      windowsVirtualKeyCode=13, nativeVirtualKeyCode=13, **({"text": "\r"} if kind == "keyDown" else {}))
-
-    def centre(self, selector):
-        """Scrolls the element into view and returns its centre in the viewport."""
-        box = self.evaluate(f"""(() => {{
-          const el = document.querySelector({json.dumps(selector)});
-          if (!el) return null;
-          el.scrollIntoView({{block: "center"}});
-          const r = el.getBoundingClientRect();
-          return {{x: r.x + r.width / 2, y: r.y + r.height / 2}};
-        }})()""")
-        if not box:
-            raise Failure(f"nothing to click: {selector}")
-        return box
-
-    def double_click(self, selector):
-        """Two quick clicks at the same point: the second lands on whatever is there by then."""
-        box = self.centre(selector)
-        for count in (1, 2):
-            for kind in ("mousePressed", "mouseReleased"):
-                self.send("Input.dispatchMouseEvent", type=kind, x=box["x"], y=box["y"], button="left", clickCount=count)
-            time.sleep(0.12)
-
-    def click(self, selector):
-        """A real left click (mouse events at the element's centre), as a person makes."""
-        box = self.centre(selector)
-        for kind in ("mousePressed", "mouseReleased"):
-            self.send("Input.dispatchMouseEvent", type=kind, x=box["x"], y=box["y"], button="left", clickCount=1)
-
-    def snapshot(self):
-        return self.evaluate(SNAPSHOT_JS)
 
 
 class Report:
@@ -213,12 +77,12 @@ class Report:
 def check_page(dt, report, base, path, expected, shot, narrow=False):
     dt.errors.clear()
     dt.navigate(base + path)
-    got = dt.snapshot()["sections"]
+    got = dt.evaluate(SNAPSHOT_JS)["sections"]
     report.check(f"{path} shows {','.join(expected)}", got == expected, f"found {','.join(got) or 'no sections'}")
-    dt.screenshot(shot)
+    dt.screenshot(os.path.join(SHOTS, shot + ".png"))
     if narrow:  # as on a phone: 360 px wide, nothing may stick out sideways
         dt.viewport(360, 1600)
-        dt.screenshot(shot + "-360")
+        dt.screenshot(os.path.join(SHOTS, shot + "-360.png"))
         width = dt.evaluate("document.documentElement.scrollWidth")
         report.check(f"{path} at 360 px wide: nothing wider than the screen", width <= 360, f"page is {width} px wide")
         dt.viewport(1200, 1600)
@@ -245,25 +109,25 @@ def check_keyboard(dt, report, base):
     dt.navigate(base + "/feed")
     dt.evaluate("""document.querySelector('#section-alerts a[data-section-action="remove"]').focus()""")
     dt.press_enter()
-    wait_until("alerts to be removed", lambda: dt.snapshot()["sections"] == ["balances", "credit-score"], timeout=5)
+    wait_until("alerts to be removed", lambda: dt.evaluate(SNAPSHOT_JS)["sections"] == ["balances", "credit-score"], timeout=5)
     focused = dt.evaluate("document.activeElement.id")
     report.check("keyboard: after removing alerts, focus is on credit score's heading", focused == "credit-score-title",
                  f"focus is on {focused or dt.evaluate('document.activeElement.tagName')}")
     time.sleep(0.5)  # past the pause after a change, when links take clicks again
     dt.evaluate("""document.querySelector('nav.section-picker a[data-section="checkup"]').focus()""")
     dt.press_enter()
-    wait_until("checkup to be added", lambda: "checkup" in dt.snapshot()["sections"], timeout=5)
+    wait_until("checkup to be added", lambda: "checkup" in dt.evaluate(SNAPSHOT_JS)["sections"], timeout=5)
     focused = dt.evaluate("document.activeElement.id")
     report.check("keyboard: after adding checkup, focus is on its heading", focused == "checkup-title",
                  f"focus is on {focused or dt.evaluate('document.activeElement.tagName')}")
-    dt.screenshot("feed-keyboard-focus")
+    dt.screenshot(os.path.join(SHOTS, "feed-keyboard-focus.png"))
 
 
 def check_double_click(dt, report, base):
     dt.navigate(base + "/feed")
     dt.double_click('#section-balances a[data-section-action="remove"]')
     time.sleep(0.8)
-    got = dt.snapshot()["sections"]
+    got = dt.evaluate(SNAPSHOT_JS)["sections"]
     report.check("double click on Remove removes one card", got == ["alerts", "credit-score"], f"found {','.join(got)}")
 
 
@@ -273,12 +137,12 @@ def check_sign_in(dt, report, base):
     dt.navigate(base + "/feed")
     url = dt.evaluate("location.pathname + location.search")
     report.check("/feed without a session shows the sign-in form", url == "/signin?next=/feed", f"found {url}")
-    dt.screenshot("signin")
+    dt.screenshot(os.path.join(SHOTS, "signin.png"))
     names = dt.evaluate("[...document.querySelectorAll('.demo-users strong')].map((e) => e.textContent)")
     report.check("the sign-in page names the demo users", "alex" in names, f"found {names}")
     check_accessibility(dt, report, "/signin", axe_source())
     dt.evaluate("""document.getElementById("signin-name").value = "alex";
-                   document.getElementById("signin-password").value = "alex-demo-1";""")
+                   document.getElementById("signin-password").value = "%s";""" % harness.DEMO_USERS["alex"])
     dt.events.clear()
     dt.click(".signin form button")
     dt.wait_event("Page.loadEventFired")
@@ -303,7 +167,7 @@ def check_dismiss(dt, report, base):
     except Failure:
         pass
     after = dt.evaluate(ALERTS_JS)
-    dt.screenshot("feed-5-dismissed")
+    dt.screenshot(os.path.join(SHOTS, "feed-5-dismissed.png"))
     report.check("dismiss: the first alert is gone from the card", after == before[1:], f"before {before}, after {after}")
     report.check("dismiss: posted in place, no page load", dt.evaluate("window.__sameDocument === true"))
     focus = dt.evaluate("document.activeElement.closest('#section-alerts') !== null")
@@ -342,8 +206,8 @@ def check_live_windows(dt, report, base, debug_port):
     other = window(base + "/signin", browser.send("Target.createBrowserContext")["browserContextId"])
     wait_until("the other user's sign-in form", lambda: other.evaluate("!!document.getElementById('signin-name')"), timeout=10)
     other.evaluate("""document.getElementById("signin-name").value = "sam";
-                      document.getElementById("signin-password").value = "sam-demo-2";
-                      document.querySelector(".signin form").submit();""")
+                      document.getElementById("signin-password").value = "%s";
+                      document.querySelector(".signin form").submit();""" % harness.DEMO_USERS["sam"])
     wait_until("Sam's feed", lambda: len(alerts(other)) > 0, timeout=10)
     time.sleep(0.5)  # every window's event stream is open
     before, theirs = alerts(second), alerts(other)
@@ -356,7 +220,7 @@ def check_live_windows(dt, report, base, debug_port):
     took = time.monotonic() - start
     report.check(f"live: the alert vanished from Alex's other window within a second ({took * 1000:.0f} ms)",
                  len(alerts(second)) == len(before) - 1 and took < 1, f"still {alerts(second)}")
-    second.screenshot("feed-7-live-second-window")
+    second.screenshot(os.path.join(SHOTS, "feed-7-live-second-window.png"))
     time.sleep(0.5)
     report.check("live: Sam's window did not change", alerts(other) == theirs, f"{theirs} became {alerts(other)}")
     dt.navigate(base + "/feed")
@@ -370,13 +234,13 @@ def check_layout(dt, report, base):
     dt.events.clear()
     dt.click(".layout-bar form[action='/feed/layout'] button")
     dt.wait_event("Page.loadEventFired")
-    got = dt.snapshot()["sections"]
-    dt.screenshot("feed-6-saved-layout")
+    got = dt.evaluate(SNAPSHOT_JS)["sections"]
+    dt.screenshot(os.path.join(SHOTS, "feed-6-saved-layout.png"))
     report.check("save layout: /feed shows credit-score,alerts", got == ["credit-score", "alerts"], f"found {','.join(got)}")
     dt.events.clear()
     dt.click(".layout-bar form[action='/feed/layout/reset'] button")
     dt.wait_event("Page.loadEventFired")
-    got = dt.snapshot()["sections"]
+    got = dt.evaluate(SNAPSHOT_JS)["sections"]
     report.check("reset layout: /feed shows the defaults again", got == FEED, f"found {','.join(got)}")
 
 
@@ -387,11 +251,11 @@ def check_click(dt, report, step, selector, want_url, want_sections, shot):
     dt.click(selector)
     try:
         wait_until(f"the page to show {want_url}",
-                   lambda: dt.snapshot()["url"] == want_url and dt.snapshot()["sections"] == want_sections, timeout=5)
+                   lambda: dt.evaluate(SNAPSHOT_JS)["url"] == want_url and dt.evaluate(SNAPSHOT_JS)["sections"] == want_sections, timeout=5)
     except Failure:
         pass  # the checks below say what differs
-    state = dt.snapshot()
-    dt.screenshot(shot)
+    state = dt.evaluate(SNAPSHOT_JS)
+    dt.screenshot(os.path.join(SHOTS, shot + ".png"))
     report.check(f"{step}: URL is {want_url}", state["url"] == want_url, f"found {state['url']}")
     report.check(f"{step}: sections {','.join(want_sections)}", state["sections"] == want_sections,
                  f"found {','.join(state['sections'])}")
@@ -400,8 +264,8 @@ def check_click(dt, report, step, selector, want_url, want_sections, shot):
     report.check(f"{step}: no JavaScript errors", not dt.errors, "; ".join(dt.errors))
     # The page app.js made must be the page the server renders for its URL.
     dt.navigate()
-    fresh = dt.snapshot()
-    dt.screenshot(shot + "-reloaded")
+    fresh = dt.evaluate(SNAPSHOT_JS)
+    dt.screenshot(os.path.join(SHOTS, shot + "-reloaded.png"))
     drift = [k for k in state if state[k] != fresh[k]]
     report.check(f"{step}: reload renders the same page", not drift,
                  "; ".join(f"{k}: script made {state[k]}, server renders {fresh[k]}" for k in drift))
@@ -483,13 +347,13 @@ def run(report, work):
                 "/day?date=2026-11-03&sections=" + ",".join(kept), kept, "day-1-removed-sleep")
     dt.navigate(base + "/day?date=2026-11-03")
     dt.click('#section-sleep a[data-section-action="remove"]')
-    wait_until("sleep to be removed", lambda: dt.snapshot()["sections"] == kept)
+    wait_until("sleep to be removed", lambda: dt.evaluate(SNAPSHOT_JS)["sections"] == kept)
     dt.events.clear()
     dt.click('.calendar a[href*="date=2026-11-04"]')
-    wait_until("the day page for 2026-11-04", lambda: "date=2026-11-04" in dt.snapshot()["url"])
+    wait_until("the day page for 2026-11-04", lambda: "date=2026-11-04" in dt.evaluate(SNAPSHOT_JS)["url"])
     dt.wait_event("Page.loadEventFired")
-    got = dt.snapshot()["sections"]
-    dt.screenshot("day-2-picked-2026-11-04")
+    got = dt.evaluate(SNAPSHOT_JS)["sections"]
+    dt.screenshot(os.path.join(SHOTS, "day-2-picked-2026-11-04.png"))
     report.check("day: picking 2026-11-04 keeps calendar,summary,workout", got == kept, f"found {','.join(got)}")
 
     # 4. Accessibility: axe-core on every page, then the keyboard and a double click.

@@ -21,13 +21,11 @@ Every file it makes is removed, whatever happens.
 from __future__ import annotations
 
 import http.client
-import importlib.util
 import json
 import os
 import re
 import shutil
 import signal
-import socket
 import subprocess
 import sys
 import tempfile
@@ -35,6 +33,10 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "scripts"))
+import devtools  # noqa: E402
+from harness import DEMO_USERS, free_port  # noqa: E402
+
 BROKEN = ROOT / "Sources/FeedApp/DevCheckBroken.swift"
 EDITED = ROOT / "Sources/FeedApp/Feed/FeedPage.swift"
 HEADING, NEW_HEADING = '"Your feed"', '"Your feed, edited"'
@@ -42,9 +44,6 @@ HEADING, NEW_HEADING = '"Your feed"', '"Your feed, edited"'
 
 def open_browser(base: str, work: str):
     """Headless Chromium on the feed, signed in as the demo user: (its DevTools client, its process)."""
-    spec = importlib.util.spec_from_file_location("browser_check", ROOT / "scripts/browser-check.py")
-    browser_check = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(browser_check)
     debug_port = free_port()
     flags = ["--headless", f"--remote-debugging-port={debug_port}", "--remote-debugging-address=127.0.0.1",
              f"--user-data-dir={work}", "--no-first-run", "--disable-gpu", "--disable-extensions", "about:blank"]
@@ -52,23 +51,17 @@ def open_browser(base: str, work: str):
         flags.insert(0, "--no-sandbox")
     chromium = subprocess.Popen([shutil.which("chromium") or "chromium"] + flags, stdout=subprocess.DEVNULL,
                                 stderr=subprocess.DEVNULL, start_new_session=True)
-    targets = browser_check.wait_until("Chromium's DevTools endpoint", lambda: [
-        t for t in json.loads(browser_check.http_get(f"http://127.0.0.1:{debug_port}/json/list")) if t.get("type") == "page"])
-    tab = browser_check.DevTools(targets[0]["webSocketDebuggerUrl"])
+    targets = devtools.wait_until("Chromium's DevTools endpoint", lambda: [
+        t for t in json.loads(devtools.http_get(f"http://127.0.0.1:{debug_port}/json/list")) if t.get("type") == "page"])
+    tab = devtools.DevTools(targets[0]["webSocketDebuggerUrl"])
     for domain in ("Page", "Runtime"):
         tab.send(domain + ".enable")
     tab.navigate(base + "/signin?next=/feed")
     tab.evaluate("""(() => { const form = document.querySelector('form[action="/signin"]');
-        form.querySelector('[name=name]').value = 'alex'; form.querySelector('[name=password]').value = 'alex-demo-1';
-        form.submit(); })()""")
+        form.querySelector('[name=name]').value = 'alex'; form.querySelector('[name=password]').value = '%s';
+        form.submit(); })()""" % DEMO_USERS["alex"])
     tab.wait_event("Page.loadEventFired")
     return tab, chromium
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
 
 
 def token(port: int, timeout: float) -> str | None:

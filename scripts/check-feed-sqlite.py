@@ -28,7 +28,7 @@ import harness  # noqa: E402
 from harness import Failure, say  # noqa: E402
 
 # The seeded demo users (Sources/FeedApp/Data/SeedData.swift), each with a name to escape.
-DEMO_USERS = [("alex", "alex-demo-1"), ("sam", "sam-demo-2")]
+DEMO_USERS = list(harness.DEMO_USERS.items())
 
 
 def run() -> int:

@@ -90,7 +90,7 @@ def main():
             app, metrics = ports["listening"], ports["metrics"]
             check("the metrics listener is its own port", app != metrics)
 
-            cookie = harness.sign_in(app, "alex", "alex-demo-1")
+            cookie = harness.sign_in(app, "alex", harness.DEMO_USERS["alex"])
 
             first, before = scrape(metrics)
             content_type = first.header("Content-Type") or ""

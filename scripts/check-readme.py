@@ -26,18 +26,14 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "scripts"))
+from harness import free_port  # noqa: E402
 
 
 def blocks(readme: Path) -> list[list[str]]:
     """Each ```sh block's commands, comments and blank lines dropped."""
     found = re.findall(r"```sh\n(.*?)```", readme.read_text(), re.S)
     return [[line for line in block.splitlines() if line.strip() and not line.lstrip().startswith("#")] for block in found]
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
 
 
 def wait_for(port: int, server: subprocess.Popen, seconds: float) -> bool:

@@ -37,7 +37,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import harness  # noqa: E402
 
-SIGN_IN = "name=alex&password=alex-demo-1"
+SIGN_IN = f"name=alex&password={harness.DEMO_USERS['alex']}"
 FORM = re.compile(r'<form\b[^>]*\baction="([^"]+)"[^>]*>(.*?)</form>', re.DOTALL)
 TOKEN = re.compile(r'<input type="hidden" name="token" value="([0-9a-f]+)">')
 failures = []
@@ -50,12 +50,6 @@ def check(name, ok, detail=""):
     return ok
 
 
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 def request(port, method, path, body=None, headers=None, timeout=10):
     """Status, Set-Cookie and body text of one request: the shape the checks below read."""
     answer = harness.request(port, path, method=method, body=body, headers=headers, timeout=timeout)
@@ -64,7 +58,7 @@ def request(port, method, path, body=None, headers=None, timeout=10):
 
 class Replica:
     def __init__(self, number, binary, public, database, work):
-        self.number, self.port = number, free_port()
+        self.number, self.port = number, harness.free_port()
         self.command = [binary, "--port", str(self.port), "--public", public, "--database", database, "--quiet",
                         "--drain", "2s", "--trusted-proxy", "127.0.0.1", "--session-idle", "1h",
                         "--simulate", "recent-activity=delay:800ms"]
@@ -289,7 +283,7 @@ def main():
               psql(database, "SELECT count(*) = count(DISTINCT version) AND count(*) = max(version) FROM schema_version") == "t")
         check("the demo users seeded once", psql(database, "SELECT count(*) FROM users") == "2")
 
-        proxy_port = free_port()
+        proxy_port = harness.free_port()
         config = nginx_config(work, proxy_port, replicas)
         nginx = subprocess.Popen(["nginx", "-c", config, "-p", work, "-g", "daemon off;"],
                                  stdout=open(os.path.join(work, "nginx.out"), "wb"), stderr=subprocess.STDOUT)
@@ -338,7 +332,7 @@ def main():
             request(proxy_port, "POST", "/feed/alerts/restore", body=f"token={forms['/feed/alerts/restore']}",
                     headers={"Cookie": cookie, "Content-Type": "application/x-www-form-urlencoded"})
 
-        status, sam_cookie, _ = request(proxy_port, "POST", "/signin", body="name=sam&password=sam-demo-2",
+        status, sam_cookie, _ = request(proxy_port, "POST", "/signin", body=f"name=sam&password={harness.DEMO_USERS['sam']}",
                                         headers={"Content-Type": "application/x-www-form-urlencoded", "Origin": f"http://127.0.0.1:{proxy_port}"})
         check_windows(proxy_port, replicas, cookie, forms, (sam_cookie or "").split(";")[0])
 

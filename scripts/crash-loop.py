@@ -45,8 +45,11 @@ import threading
 import time
 from pathlib import Path
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import harness  # noqa: E402
+
 USER = 1  # the first demo user, who signs in
-SIGN_IN = "name=alex&password=alex-demo-1"
+SIGN_IN = f"name=alex&password={harness.DEMO_USERS['alex']}"
 # The session cookie, from one sign-in on the fresh database: sessions are
 # stored in it, so the one cookie (and its form tokens) holds across restarts.
 session = {"cookie": ""}

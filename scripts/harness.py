@@ -29,6 +29,7 @@ import atexit
 import http.client
 import os
 import re
+import socket
 import shlex
 import shutil
 import signal
@@ -48,8 +49,19 @@ SESSION_COOKIE = re.compile(r"(sectional_session=[0-9a-f]{64})(?:;|$)")
 DEFAULT_RELEASE_BUILD = "swift build -c release --static-swift-stdlib -Xswiftc -cross-module-optimization -Xswiftc -Xfrontend -Xswiftc -disable-type-layout"
 
 
+DEMO_USERS = {"alex": "alex-demo-1", "sam": "sam-demo-2"}
+"""The seeded demo users and their passwords: the one place scripts read them from."""
+
+
 class Failure(Exception):
     """A run that cannot go on: its message says what went wrong and where to look."""
+
+
+def free_port() -> int:
+    """A loopback port free now (for servers that cannot pick their own with port 0)."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
 
 
 # --- messages --------------------------------------------------------------
@@ -368,7 +380,8 @@ class DemoUser:
 
     @classmethod
     def from_environment(cls) -> DemoUser:
-        return cls(name=env_text("SIGN_IN_NAME", "alex"), password=env_text("SIGN_IN_PASSWORD", "alex-demo-1"),
+        name = env_text("SIGN_IN_NAME", "alex")
+        return cls(name=name, password=env_text("SIGN_IN_PASSWORD", DEMO_USERS.get(name, "")),
                    session_idle=env_text("SESSION_IDLE", "12h"))
 
     def sign_in(self, port: int) -> str:

@@ -41,7 +41,7 @@ def main():
                 return 1
             if match := re.search(r"listening on http://127\.0\.0\.1:(\d+)/", line):
                 port = int(match.group(1))
-        cookie = harness.sign_in(port, "alex", "alex-demo-1")
+        cookie = harness.sign_in(port, "alex", harness.DEMO_USERS["alex"])
         page = harness.request(port, "/feed?stream=0", cookie=cookie, timeout=10).text
         action, token = re.search(r'action="(/feed/alerts/\d+/dismiss)"[^>]*><input type="hidden" name="token" value="([0-9a-f]+)"', page).groups()
         before = harness.rss_kb(server.pid)

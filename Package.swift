@@ -43,14 +43,19 @@ let package = Package(
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "SectionalTesting"]),
         .testTarget(name: "SectionalTests", dependencies: ["Sectional", "SectionalTesting"]),
         .testTarget(name: "SectionalServerTests", dependencies: ["HTTPServer", "Sectional", "SectionalServer", "SectionalTesting"]),
+        // What both of the app's test targets sign in with.
+        .target(name: "FeedAppTestSupport", dependencies: ["FeedApp", "SectionalTesting"], path: "Tests/FeedAppTestSupport"),
         .testTarget(
             name: "DataTests",
             dependencies: [
-                "FeedApp", "HTTPServer", "Sectional", "SectionalSecurity", "SectionalSQL", "SectionalSQLite", "SectionalPostgres",
-                "SectionalTesting",
+                "FeedApp", "FeedAppTestSupport", "HTTPServer", "Sectional", "SectionalSecurity", "SectionalSQL", "SectionalSQLite",
+                "SectionalPostgres", "SectionalTesting",
             ]),
         .testTarget(
-            name: "FeedAppTests", dependencies: ["FeedApp", "HTTPServer", "Sectional", "SectionalSecurity", "SectionalServer", "SectionalTesting"]),
+            name: "FeedAppTests",
+            dependencies: [
+                "FeedApp", "FeedAppTestSupport", "HTTPServer", "Sectional", "SectionalSecurity", "SectionalServer", "SectionalTesting",
+            ]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,4 +1,5 @@
 import FeedApp
+import FeedAppTestSupport
 import Foundation
 import HTTPServer
 import SectionalSecurity
@@ -64,14 +65,5 @@ struct PostedForm {
         copy.fields.removeAll { $0.0 == name }
         if let value { copy.fields.append((name, value)) }
         return copy
-    }
-}
-
-extension TestClient {
-    /// Signs in through the sign-in form, as a browser does: the `Cookie` field of the new session.
-    func signIn(_ user: SeedUser = SeedData.users[0]) async throws -> String {
-        let response = try await post("/signin", form: [("name", user.name), ("password", user.password)])
-        let setCookie = try #require(response.headers["Set-Cookie"], "signing in as \(user.name) answered \(response.status)")
-        return String(setCookie.prefix { $0 != ";" })
     }
 }

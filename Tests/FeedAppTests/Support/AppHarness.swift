@@ -1,3 +1,4 @@
+import FeedAppTestSupport
 import Foundation
 import HTTPServer
 import Sectional
@@ -45,15 +46,6 @@ struct AppHarness {
     /// The answer as the router gives it, a streamed body still unread.
     func answer(_ target: String, method: HTTPMethod = .get) async throws -> Response {
         try await client.answer(method, target, headers: ["Cookie": cookie])
-    }
-}
-
-extension TestClient {
-    /// Signs in as a demo user through the sign-in form, as a browser does: the `Cookie` field of the new session.
-    func signIn(_ user: SeedUser = SeedData.users[0]) async throws -> String {
-        let response = try await post("/signin", form: [("name", user.name), ("password", user.password)])
-        let setCookie = try #require(response.headers["Set-Cookie"], "signing in as \(user.name) answered \(response.status)")
-        return String(setCookie.prefix { $0 != ";" })
     }
 }
 

@@ -23,7 +23,8 @@ import importlib.util, json, os, shutil, signal, subprocess, sys, tempfile, time
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import harness  # noqa: E402
 import websocket  # noqa: E402  (websocket-client)
-from devtools import DevTools, Failure, free_port, http_get, wait_until  # noqa: E402
+from devtools import DevTools, Failure, http_get, wait_until  # noqa: E402
+from harness import free_port  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SHOTS = os.path.join(ROOT, ".build", "browser-check")

@@ -82,6 +82,16 @@ def token(port: int, timeout: float) -> str | None:
     return None
 
 
+def next_token(port: int, old: str | None) -> str | None:
+    """The start token of the next server, once one other than `old`'s answers (a rebuild takes a while)."""
+    deadline = time.monotonic() + 600
+    new = None
+    while time.monotonic() < deadline and new in (None, old):
+        new = token(port, 600)
+        time.sleep(0.3)
+    return new
+
+
 def main() -> int:
     port = free_port()
     log = tempfile.NamedTemporaryFile("w+", prefix="dev-check-", suffix=".log", delete=False)
@@ -100,11 +110,7 @@ def main() -> int:
         first = token(port, 900)
         check("make dev serves, with its development stream", first is not None)
         os.utime(ROOT / "Public/styles.css")
-        second = None
-        deadline = time.monotonic() + 600
-        while time.monotonic() < deadline and second in (None, first):
-            second = token(port, 600)
-            time.sleep(0.3)
+        second = next_token(port, first)
         check("a change under Public/ restarts the server with a new build (a new start token)", second not in (None, first))
 
         BROKEN.write_text("let broken = \n")
@@ -116,11 +122,7 @@ def main() -> int:
         check("the last good server goes on serving", token(port, 10) == second)
 
         BROKEN.unlink()
-        third = None
-        deadline = time.monotonic() + 600
-        while time.monotonic() < deadline and third in (None, second):
-            third = token(port, 600)
-            time.sleep(0.3)
+        third = next_token(port, second)
         check("the fix brings a new server", third not in (None, second))
 
         with tempfile.TemporaryDirectory(prefix="dev-check-chromium-") as work:

@@ -8,7 +8,7 @@ import urllib.request
 
 import websocket  # websocket-client
 
-from harness import Failure, free_port  # noqa: F401 (re-exported for the browser checks)
+from harness import Failure
 
 WAIT = 10.0  # seconds for any one wait
 

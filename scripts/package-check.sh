@@ -88,6 +88,7 @@ final class HighWaterSection: SectionController, CatalogSection {
 struct TidePage: ComposedPage {
     let name = "tides"
     let title = "Tides"
+    let isPublic = true  // tide tables are nobody's own
     let catalog: PageCatalog<Void>
     init(store: TideStore) {
         catalog = PageCatalog([

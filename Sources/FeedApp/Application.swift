@@ -39,6 +39,8 @@ public func buildRouter(
         settings: pageSettings
     )
     site.live = live
+    let accounts = Accounts(store: data.accounts, hasher: data.hasher, settings: settings.accounts, logger: logger, now: now)
+    site.signIn = accounts
     var router = Router(staticFiles: try StaticFiles(directory: publicDirectory), logger: logger)
     router.showsErrorCauses = settings.environment == .development
     router.useErrorPages(of: site)
@@ -50,16 +52,15 @@ public func buildRouter(
     router.get("/readyz") { _ in await readiness.response() }
     router.getSynchronously("/") { _ in Response(status: .seeOther, headers: ["Location": "/feed"]) }
     let formGuard = FormGuard(key: data.formKey)
-    let accounts = Accounts(store: data.accounts, hasher: data.hasher, settings: settings.accounts, logger: logger, now: now)
     SignInRoutes(accounts: accounts, formGuard: formGuard, site: site, live: live).register(on: &router)
-    let feed = FeedPage(store: data.feed, layouts: data.layouts, accounts: accounts, formGuard: formGuard, logger: logger)
+    let feed = FeedPage(store: data.feed, layouts: data.layouts, formGuard: formGuard, logger: logger)
     router.addPage(feed, in: site)
     FeedWrites(
         store: data.feed, layouts: data.layouts, accounts: accounts, formGuard: formGuard, sections: feed.catalog.sections,
         live: live.map { LivePublisher(hub: $0, pool: data.pool, logger: logger) }
     )
     .register(on: &router)
-    router.addPage(DayPage(store: data.day, accounts: accounts, formGuard: formGuard), in: site)
+    router.addPage(DayPage(store: data.day, formGuard: formGuard), in: site)
     return router
 }
 

@@ -21,10 +21,6 @@ public struct Request: Sendable {
     }
     /// The address as the connection holds it, written out only when asked for.
     var peer: PeerAddress?
-    /// Set when the server reads the request again on its own (a live stream
-    /// checking its visitor at each heartbeat): not the visitor's activity.
-    public var isRecheck = false
-
     /// A request from its decoded parts, e.g. in a test.
     public init(method: HTTPMethod, path: String, query: [QueryItem] = [], headers: HTTPHeaders = [:], body: [UInt8] = []) {
         self.method = method

@@ -19,9 +19,12 @@ import Sectional
 /// }
 /// ```
 public protocol ComposedPage: Sendable {
-    /// What the page reads from its query besides composition, e.g. a date;
-    /// `Void` when nothing.
+    /// What the page reads from its request besides composition: who is
+    /// signed in (`SignedIn<User>`), a date; `Void` when nothing.
     associatedtype Context: Sendable
+    /// The site's record of a signed-in person, when the page reads it: the
+    /// `User` of the site's `SignIn`.
+    associatedtype User: Sendable = Never
 
     /// The path segment: `feed` serves `/feed`, `/feed/sections/{id}` and `/api/feed/sections`.
     var name: String { get }
@@ -32,21 +35,18 @@ public protocol ComposedPage: Sendable {
     /// The page's `<h1>`, at the top of its stack; none by default.
     var heading: String? { get }
 
-    /// Reads the context from the request: its query, and who is asking
-    /// (a session's lookup may wait, so this may too).
-    /// - Throws: an `HTTPError`: a 400 when the query is malformed, or the
-    ///   answer a visitor who must sign in gets (e.g. a 303 with `Location`).
-    func context(from request: Request) async throws(HTTPError) -> Context
+    /// Whether the page is served to anyone, signed in or not. `false` by
+    /// default: a page that says nothing is private.
+    var isPublic: Bool { get }
+
+    /// Reads the context from the request and its visitor, who is never
+    /// `nil` on a private page.
+    /// - Throws: an `HTTPError`, e.g. a 400 when the query is malformed.
+    func context(from request: Request, visitor: SignedIn<User>?) async throws(HTTPError) -> Context
 
     /// The banner above the page: the site's by default; a page may show
     /// what its context knows there, such as who is signed in.
     func banner(_ context: Context, in site: Site) -> any HTML
-
-    /// Who asked, as the access log names them (a user id); none by default.
-    func logUser(_ context: Context) -> String?
-
-    /// The visit's session, if any: signing out of it ends its live streams.
-    func liveSession(_ context: Context) -> String?
 
     /// Query items every link of the page keeps, e.g. the date. None by default.
     func linkContext(_ context: Context) -> [PageAddress.QueryPair]
@@ -70,9 +70,7 @@ extension ComposedPage {
 
     public func banner(_ context: Context, in site: Site) -> any HTML { site.banner(name) }
 
-    public func logUser(_ context: Context) -> String? { nil }
-
-    public func liveSession(_ context: Context) -> String? { nil }
+    public var isPublic: Bool { false }
 
     public func makePage(_ setup: SectionSetup<Context>) -> StackPageController {
         let page = StackPageController(id: SectionID(name), title: title)
@@ -101,7 +99,7 @@ extension ComposedPage {
 
 extension ComposedPage where Context == Void {
     /// Nothing to read: a page whose context is `Void` needs nothing from the request.
-    public func context(from request: Request) async throws(HTTPError) {}
+    public func context(from request: Request, visitor: SignedIn<User>?) async throws(HTTPError) {}
 }
 
 /// The sections a page has: the detail of an error about a section id.

@@ -16,22 +16,20 @@ struct LiveStream<Page: ComposedPage>: Sendable {
     static var stalledBeats: Int { 2 }
 
     func open(_ request: Request) async throws(HTTPError) -> Response {
-        let (context, plan) = try await routes.compose(request)
+        let (visit, context, plan) = try await routes.compose(request, for: .script)
         let live = routes.makePage(plan: plan, context: context).children.filter { !$0.liveKeys.isEmpty }
         guard !live.isEmpty else { throw HTTPError(.notFound, "This composition of the \(page.name) has no live section.") }
         let keys = live.map { (id: $0.id, keys: $0.liveKeys) }
-        let user = page.logUser(context) ?? "anonymous"
-        guard let subscription = hub.subscribe(to: Set(keys.flatMap(\.keys)), user: user, session: page.liveSession(context)) else {
+        // One limit per signed-in user; on a public page, per address for those signed in as nobody.
+        let user = visit.name ?? "address " + (request.clientAddress ?? "unknown")
+        guard let subscription = hub.subscribe(to: Set(keys.flatMap(\.keys)), user: user, session: visit.session) else {
             // Stopping: a 503, which a proxy retries on another replica; full: a 429.
             if hub.isClosed { throw HTTPError(.serviceUnavailable, "This replica is stopping.", headers: ["Retry-After": "1"]) }
             throw HTTPError(.tooManyRequests, "Too many live pages are open; close some, or reload later.", headers: ["Retry-After": "10"])
         }
         // The browser's own reconnect sends the header; a stream the page script opens anew, the query item.
         let sent = Self.versions(in: request.headers["Last-Event-ID"] ?? request.queryValue("lastEventId"))
-        // Its checks of the visitor must not count as activity: an open tab does not keep a session from idling out.
-        var check = request
-        check.isRecheck = true
-        let stream = Stream(page: page, routes: routes, request: check, plan: plan, keys: keys, hub: hub)
+        let stream = Stream(page: page, routes: routes, request: request, plan: plan, keys: keys, hub: hub)
         // The site's headers for its HTML (nosniff, framing, referrer), then the stream's own.
         var headers = routes.site.htmlHeaders
         headers["Content-Type"] = "text/event-stream"
@@ -120,18 +118,25 @@ struct LiveStream<Page: ComposedPage>: Sendable {
                 }
                 if unsent == 0 { writer.write(Array(":hb\n\n".utf8)) }
                 guard writer.isOpen else { return subscription.end() }
-                let stillSignedIn = (try? await page.context(from: request)) != nil
-                if !stillSignedIn { return subscription.end() }
+                if await context() == nil { return subscription.end() }
             }
         }
 
         private func version(of keys: Set<String>) -> Int { LiveHub.version(of: keys, in: hub) }
 
+        /// The visitor's context as a request would make it now; `nil` once
+        /// they are signed out or their session ended. Not their activity:
+        /// an open tab does not keep a session from idling out.
+        private func context() async -> Page.Context? {
+            guard let visit = try? await routes.visit(request, for: .script, renewing: false) else { return nil }
+            return try? await page.context(from: request, visitor: visit.visitor)
+        }
+
         /// Renders the sections for the stream's visitor and sends each as an event. `false` when the visitor is gone.
         private func send(_ ids: [SectionID], sent: inout [SectionID: Int], into writer: ResponseBodyWriter) async -> Bool {
             guard !ids.isEmpty else { return true }
             // A fresh tree, as a request would build it: the visitor is checked again (signed out, expired: the stream ends).
-            guard let context = try? await page.context(from: request) else { return false }
+            guard let context = await context() else { return false }
             let controller = routes.makePage(plan: plan, context: context)
             for id in ids {
                 guard let section = controller.children.first(where: { $0.id == id }) else { continue }

@@ -5,7 +5,11 @@ import Sectional
 extension Router {
     /// Serves `page` in the site's frame: the whole page at `/NAME`
     /// (streamed or not), one section's card at `/NAME/sections/{id}`, and
-    /// the composition as JSON at `/api/NAME/sections`.
+    /// the composition as JSON at `/api/NAME/sections`; all of them only to
+    /// someone the site's sign-in recognises, unless the page is public.
+    ///
+    /// Stops the program when the page is private and the site has no
+    /// sign-in: a page that cannot tell who asks would show anyone's data.
     public mutating func addPage(_ page: some ComposedPage, in site: Site) {
         PageRoutes(page: page, site: site, logger: logger).register(on: &self)
     }
@@ -17,6 +21,8 @@ final class PageRoutes<Page: ComposedPage>: Sendable {
     let page: Page
     let site: Site
     let logger: Logger
+    /// Who asks: `nil` when the site has no sign-in, which only a public page allows.
+    let visitors: VisitorLookup<Page.User>?
     /// The page's path and its document title, made once: joined per
     /// request, they cost 1,200 instructions a feed page.
     private let path: String
@@ -26,6 +32,11 @@ final class PageRoutes<Page: ComposedPage>: Sendable {
         self.page = page
         self.site = site
         self.logger = logger
+        visitors = VisitorLookup(site.signIn, page: page.name)
+        precondition(
+            page.isPublic || visitors != nil,
+            "The page '\(page.name)' is private, as pages are unless they set isPublic, and the site has no sign-in: set site.signIn, or make the page public."
+        )
         path = page.path
         documentTitle = site.documentTitle(page.title)
     }
@@ -47,14 +58,14 @@ final class PageRoutes<Page: ComposedPage>: Sendable {
     }
 
     private func fullPageResponse(_ request: Request) async throws(HTTPError) -> Response {
-        let (context, plan) = try await compose(request)
+        let (visit, context, plan) = try await compose(request, for: .browser)
         let response: Response
         switch try delivery(for: request) {
         case .whole: response = await wholePage(makeDocument(plan: plan, context: context))
         case .inOrder: response = streamedPage(plan: plan, context: context, order: .pageOrder)
         case .outOfOrder: response = streamedPage(plan: plan, context: context, order: .asFinished)
         }
-        return withLogUser(response, context)
+        return withLogUser(response, visit)
     }
 
     private enum Delivery {
@@ -126,10 +137,10 @@ final class PageRoutes<Page: ComposedPage>: Sendable {
     }
 
     private func fragmentResponse(_ request: Request, _ id: SectionID) async throws(HTTPError) -> Response {
-        let (context, plan) = try await compose(request)
+        let (visit, context, plan) = try await compose(request, for: .browser)
         let (controller, section) = try fragmentTree(id, plan: plan, context: context)
         let report = await section.loadTree(site.settings.loadOptions)
-        return withLogUser(card(section, of: controller, report), context)
+        return withLogUser(card(section, of: controller, report), visit)
     }
 
     /// The section a fragment's path names.
@@ -170,24 +181,46 @@ final class PageRoutes<Page: ComposedPage>: Sendable {
     }
 
     private func descriptionResponse(_ request: Request) async throws(HTTPError) -> Response {
-        let (context, plan) = try await compose(request)
+        let (visit, context, plan) = try await compose(request, for: .script)
         let report = await makePage(plan: plan, context: context).loadTree(site.settings.loadOptions)
-        return describing(plan, context, report, request)
+        return describing(plan, context, report, request, visit)
     }
 
-    private func describing(_ plan: CompositionPlan, _ context: Page.Context, _ report: LoadReport, _ request: Request) -> Response {
+    private func describing(
+        _ plan: CompositionPlan, _ context: Page.Context, _ report: LoadReport, _ request: Request, _ visit: Visit<Page.User>
+    ) -> Response {
         log(report)
         let response = Response.description(of: plan, at: address(context), report: report, pretty: request.hasQueryItem("pretty"))
-        return withLogUser(response, context)
+        return withLogUser(response, visit)
     }
 
-    /// The request's context, and its composition on top of the user's saved layout.
-    func compose(_ request: Request) async throws(HTTPError) -> (Page.Context, CompositionPlan) {
-        let context = try await page.context(from: request)
+    /// Who reads the answer to nobody signed in: a browser is sent to sign in, a script is told 401.
+    enum Reader {
+        case browser, script
+    }
+
+    /// Who asks. On a private page, nobody is refused: the answer `reader` gets is thrown.
+    /// - Parameter renewing: whether the request is the visitor's own activity (`SignIn.visitor(for:renewing:)`).
+    func visit(_ request: Request, for reader: Reader, renewing: Bool = true) async throws(HTTPError) -> Visit<Page.User> {
+        guard let visitors else { return .nobody }
+        let visit = try await visitors.visit(for: request, renewing: renewing)
+        guard visit.name == nil, !page.isPublic else { return visit }
+        switch reader {
+        case .browser:
+            throw HTTPError(.seeOther, "Sign in to see this page.", headers: ["Location": visitors.signIn.signInPath(returningTo: request)])
+        case .script:
+            throw visitors.signIn.unauthorized(request)
+        }
+    }
+
+    /// Who asks, the request's context, and its composition on top of the user's saved layout.
+    func compose(_ request: Request, for reader: Reader) async throws(HTTPError) -> (Visit<Page.User>, Page.Context, CompositionPlan) {
+        let visit = try await visit(request, for: reader)
+        let context = try await page.context(from: request, visitor: visit.visitor)
         // Read even when the query lists its sections: links back to the bare
         // page must know that it shows the saved layout.
         let saved = await page.savedLayout(for: context)
-        return (context, try page.plan(from: request, saved: saved))
+        return (visit, context, try page.plan(from: request, saved: saved))
     }
 
     /// The page's controller tree for `plan`; with `only`, a page that makes
@@ -212,8 +245,8 @@ final class PageRoutes<Page: ComposedPage>: Sendable {
     }
 
     /// The answer, with who asked for the access log.
-    private func withLogUser(_ response: consuming Response, _ context: Page.Context) -> Response {
-        response.logUser = page.logUser(context)
+    private func withLogUser(_ response: consuming Response, _ visit: Visit<Page.User>) -> Response {
+        response.logUser = visit.name
         return consume response  // `Response` says why
     }
 

@@ -10,6 +10,7 @@ import Sectional
 ///                 home: .init(path: "/feed", label: "Back to the feed"),
 ///                 banner: { active in SiteHeader(active: active) })
 /// var router = Router(staticFiles: files)
+/// site.signIn = AppSignIn(store: store)
 /// router.useErrorPages(of: site)
 /// router.addPage(FeedPage(store: store), in: site)
 /// ```
@@ -48,6 +49,10 @@ public struct Site: Sendable {
     /// Where live sections are watched: with a hub, each page also serves
     /// `/NAME/live`, the event stream of its live sections. None by default.
     public var live: LiveHub?
+    /// Who is asking: pages that are not public are served only to someone
+    /// it recognises. None by default, and then only public pages can be
+    /// added.
+    public var signIn: (any SignIn)?
 
     /// A site; only its name, head and home link must be given.
     ///

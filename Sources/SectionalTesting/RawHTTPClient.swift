@@ -169,11 +169,11 @@ public final class RawHTTPClient {
     }
 
     /// Reads until the bytes received and not yet consumed contain
-    /// `marker`, consuming nothing: for watching a stream arrive. `false`
-    /// on timeout or close.
-    public func waitFor(_ marker: String) -> Bool {
+    /// `marker` (`occurrences` times), consuming nothing: for watching a
+    /// stream arrive. `false` on timeout or close.
+    public func waitFor(_ marker: String, occurrences: Int = 1) -> Bool {
         let bytes = Array(marker.utf8)
-        while pending.firstRange(of: bytes) == nil {
+        while pending.ranges(of: bytes).count < occurrences {
             guard (try? receiveMore(responseBytesSoFar: pending.count)) != nil else { return false }
         }
         return true

@@ -144,6 +144,7 @@ struct ComposedPageTests {
 private struct RetitledPage: ComposedPage {
     let name = "notes"
     let title = "Notes"
+    let isPublic = true
     let catalog = NotesPage(clock: ContinuousClock()).catalog
 
     func makePage(_ setup: SectionSetup<Void>) -> StackPageController {

@@ -8,6 +8,8 @@ import SectionalTesting
 struct NotesPage: ComposedPage {
     let name = "notes"
     let title = "Notes"
+    /// Nobody's own: shared notes, open to anyone.
+    let isPublic = true
     let catalog: PageCatalog<Void>
 
     init(clock: any Clock<Duration>, waitDelay: Duration = .zero) {

@@ -1,12 +1,6 @@
 import HTTPServer
 import SectionalSecurity
-
-/// Who is asking: a user, signed in with a session cookie or an API token.
-struct Visitor: Sendable {
-    var user: User
-    /// The session's stored hash; `nil` for an API token, which carries no forms.
-    var sessionHash: String?
-}
+import SectionalServer
 
 /// How sessions live and how sign-in is limited.
 public struct AccountSettings: Sendable, Equatable {
@@ -38,9 +32,10 @@ public struct AccountSettings: Sendable, Equatable {
     }
 }
 
-/// Sign-in, sessions and API tokens on an `AccountStore`. Every page and
-/// API asks `visitor(for:)` first; nothing reads a user's data without one.
-struct Accounts: Sendable {
+/// Sign-in, sessions and API tokens on an `AccountStore`: the site's
+/// `SignIn`, which every page and API asks first; nothing reads a user's
+/// data without a visitor.
+struct Accounts: SignIn {
     let store: any AccountStore
     let hasher: PasswordHasher
     let settings: AccountSettings
@@ -72,31 +67,37 @@ struct Accounts: Sendable {
     }
 
     /// The signed-in visitor, from an `Authorization: Bearer` token or the session cookie.
+    /// - Parameter renewing: whether the request is the visitor's activity, which keeps their session from idling out.
     /// - Throws: a 401 `HTTPError` for a bearer token that is not valid; a 503 when the database fails.
-    func visitor(for request: Request) async throws(HTTPError) -> Visitor? {
+    func visitor(for request: Request, renewing: Bool = true) async throws(HTTPError) -> SignedIn<User>? {
         do {
             if let bearer = request.bearerToken {
                 guard SecretToken.isWellFormed(bearer), let user = try await store.apiTokenUser(tokenHash: SecretToken.hash(bearer)) else {
                     throw Self.unauthorized("The API token is not valid (revoked, or never issued).")
                 }
-                return Visitor(user: user, sessionHash: nil)
+                return Self.visitor(user, session: nil)
             }
             guard let hash = sessionHash(in: request), let session = try await store.session(tokenHash: hash) else { return nil }
             let now = now()
-            switch state(of: session, at: now, for: request) {
+            switch state(of: session, at: now, renewing: renewing) {
             case .expired:
                 try await store.deleteSession(tokenHash: hash)
                 return nil
             case .dueTouch: try await store.touchSession(tokenHash: hash, now: now)
             case .current: break
             }
-            return Visitor(user: session.user, sessionHash: hash)
+            return Self.visitor(session.user, session: hash)
         } catch let error as HTTPError {
             throw error
         } catch {
             logger.log("accounts: the session could not be read: \(error)")
             throw HTTPError(.serviceUnavailable, "Sign-in is unavailable for a moment; try again.")
         }
+    }
+
+    /// `user`, named by their id in logs and live limits; `session` is the session's stored hash, `nil` for an API token.
+    static func visitor(_ user: User, session: String?) -> SignedIn<User> {
+        SignedIn(user: user, name: user.id.description, session: session)
     }
 
     /// The hash of the session token the request's cookie carries, if it carries a well-formed one.
@@ -109,22 +110,23 @@ struct Accounts: Sendable {
     }
 
     /// Whether a session has ended, or its `last_seen_at` is to be written now.
-    private func state(of session: StoredSession, at now: Int, for request: Request) -> SessionState {
+    private func state(of session: StoredSession, at now: Int, renewing: Bool) -> SessionState {
         if now - session.createdAt >= lifetimeSeconds || now - session.lastSeenAt >= idleSeconds {
             return .expired
         }
-        // A live page's own checks are not activity: an open tab must not keep the session from idling out.
-        return !request.isRecheck && now - session.lastSeenAt >= touchSeconds ? .dueTouch : .current
+        return renewing && now - session.lastSeenAt >= touchSeconds ? .dueTouch : .current
     }
 
-    /// The visitor, or the answer for someone who must sign in: a 303 to the
-    /// sign-in page that comes back here, or under `/api/` a 401.
-    func requireVisitor(_ request: Request) async throws(HTTPError) -> Visitor {
+    func signInPath(returningTo request: Request) -> String { SignInPage.path(returningTo: request) }
+
+    func unauthorized(_ request: Request) -> HTTPError {
+        Self.unauthorized("Sign in first, or send Authorization: Bearer TOKEN (feed-server token create USER).")
+    }
+
+    /// The visitor posting a form, or a 303 to sign in first.
+    func requireVisitor(_ request: Request) async throws(HTTPError) -> SignedIn<User> {
         if let visitor = try await visitor(for: request) { return visitor }
-        if request.path.hasPrefix("/api/") {
-            throw Self.unauthorized("Sign in first, or send Authorization: Bearer TOKEN (feed-server token create USER).")
-        }
-        throw HTTPError(.seeOther, "Sign in to see this page.", headers: ["Location": SignInPage.path(returningTo: request)])
+        throw HTTPError(.seeOther, "Sign in to see this page.", headers: ["Location": signInPath(returningTo: request)])
     }
 
     static func unauthorized(_ message: String) -> HTTPError {
@@ -145,7 +147,7 @@ struct Accounts: Sendable {
     // MARK: Signing in and out
 
     enum SignInOutcome {
-        case signedIn(Visitor, token: String)
+        case signedIn(SignedIn<User>, token: String)
         case refused
         case limited(retryAfter: Int)
         /// Too many passwords being checked at once: try again in a moment.
@@ -227,7 +229,7 @@ struct Accounts: Sendable {
         let token = SecretToken.generate()
         let tokenHash = SecretToken.hash(token)
         try await store.createSession(tokenHash: tokenHash, user: user.id, now: now, keepingAtMost: settings.sessionsPerUser)
-        return .signedIn(Visitor(user: user, sessionHash: tokenHash), token: token)
+        return .signedIn(Self.visitor(user, session: tokenHash), token: token)
     }
 
     /// Ends the request's session on the server.

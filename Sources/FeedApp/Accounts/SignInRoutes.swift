@@ -65,7 +65,7 @@ struct SignInRoutes: Sendable {
 
     func signOut(_ request: Request) async throws -> Response {
         let visitor = try await accounts.requireVisitor(request)
-        guard let session = visitor.sessionHash else { throw HTTPError(.forbidden, "An API token has no session to sign out of.") }
+        guard let session = visitor.session else { throw HTTPError(.forbidden, "An API token has no session to sign out of.") }
         try formGuard.check(request, fields: try request.formFields(), action: Self.signOutPath, subject: session)
         try await accounts.signOut(request)
         live?.closeSession(session)

@@ -15,12 +15,10 @@ struct DayPage: ComposedPage {
     let title = "Day"
     let heading: String? = "Your day"
     let catalog: PageCatalog<Context>
-    private let accounts: Accounts
     private let formGuard: FormGuard
 
     /// Sections start on today; the calendar then chooses the asked-for date (see `makePage`).
-    init(store: any DayStore, accounts: Accounts, formGuard: FormGuard) {
-        self.accounts = accounts
+    init(store: any DayStore, formGuard: FormGuard) {
         self.formGuard = formGuard
         catalog = PageCatalog(
             [
@@ -34,11 +32,8 @@ struct DayPage: ComposedPage {
     }
 
     /// Who is signed in, and the `date` query item, today (UTC) when absent.
-    func context(from request: Request) async throws(HTTPError) -> Context {
-        try context(of: try await accounts.requireVisitor(request), request)
-    }
-
-    private func context(of visitor: Visitor, _ request: Request) throws(HTTPError) -> Context {
+    func context(from request: Request, visitor: SignedIn<User>?) throws(HTTPError) -> Context {
+        guard let visitor else { throw .signInRequired }
         let account = AccountMenu(visitor, formGuard: formGuard)
         guard let text = request.queryValue("date") else { return Context(day: Day.today(), account: account) }
         guard let day = Day(iso: text) else {
@@ -50,8 +45,6 @@ struct DayPage: ComposedPage {
     func linkContext(_ context: Context) -> [PageAddress.QueryPair] { [.init("date", context.day.description)] }
 
     func banner(_ context: Context, in site: Site) -> any HTML { SiteHeader(active: name, account: context.account) }
-
-    func logUser(_ context: Context) -> String? { context.account.user.description }
 
     /// Builds the page for today, then lets the calendar choose the asked-for
     /// date, which reaches every section through the page.

@@ -28,14 +28,12 @@ struct FeedPage: ComposedPage {
     let quiz = CheckupQuiz.standard
     let catalog: PageCatalog<Context>
     private let layouts: any LayoutStore
-    private let accounts: Accounts
     private let formGuard: FormGuard
     private let logger: Logger
 
-    init(store: any FeedStore, layouts: any LayoutStore, accounts: Accounts, formGuard: FormGuard, logger: Logger = .standardError) {
+    init(store: any FeedStore, layouts: any LayoutStore, formGuard: FormGuard, logger: Logger = .standardError) {
         let quiz = quiz
         self.layouts = layouts
-        self.accounts = accounts
         self.formGuard = formGuard
         self.logger = logger
         catalog = PageCatalog(
@@ -56,22 +54,15 @@ struct FeedPage: ComposedPage {
         )
     }
 
-    /// Who is signed in (or the answer that sends them to sign in), and the check-up's answers.
-    func context(from request: Request) async throws(HTTPError) -> Context {
-        try context(of: try await accounts.requireVisitor(request), request)
-    }
-
-    private func context(of visitor: Visitor, _ request: Request) throws(HTTPError) -> Context {
-        Context(
+    /// Who is signed in, and the check-up's answers.
+    func context(from request: Request, visitor: SignedIn<User>?) throws(HTTPError) -> Context {
+        guard let visitor else { throw .signInRequired }
+        return Context(
             forms: FormContext(visitor, formGuard: formGuard), account: AccountMenu(visitor, formGuard: formGuard),
             checkupAnswers: try quiz.answers(from: request.queryValues("checkup")))
     }
 
     func banner(_ context: Context, in site: Site) -> any HTML { SiteHeader(active: name, account: context.account) }
-
-    func logUser(_ context: Context) -> String? { context.account.user.description }
-
-    func liveSession(_ context: Context) -> String? { context.forms.subject.isEmpty ? nil : context.forms.subject }
 
     func savedLayout(for context: Context) async -> [SectionID]? {
         do {

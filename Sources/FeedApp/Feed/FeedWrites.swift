@@ -80,7 +80,7 @@ struct FeedWrites: Sendable {
     /// form has a token of its own) and this session.
     private func checkedFields(_ request: Request) async throws(HTTPError) -> (UserID, [QueryItem]) {
         let visitor = try await accounts.requireVisitor(request)
-        guard let session = visitor.sessionHash else {
+        guard let session = visitor.session else {
             throw HTTPError(.forbidden, "Forms are posted from a signed-in browser, not with an API token.")
         }
         let fields = try request.formFields()

@@ -1,4 +1,5 @@
 import SectionalSecurity
+import SectionalServer
 
 /// What a section needs to render a form that writes: whose data it
 /// changes and how its token is signed (for this session: a token copied
@@ -9,9 +10,9 @@ struct FormContext: Sendable {
     let subject: String
     let formGuard: FormGuard
 
-    init(_ visitor: Visitor, formGuard: FormGuard) {
+    init(_ visitor: SignedIn<User>, formGuard: FormGuard) {
         user = visitor.user.id
-        subject = visitor.sessionHash ?? ""
+        subject = visitor.session ?? ""
         self.formGuard = formGuard
     }
 
@@ -35,10 +36,10 @@ struct AccountMenu: Sendable {
     private let session: String?
     private let formGuard: FormGuard
 
-    init(_ visitor: Visitor, formGuard: FormGuard) {
+    init(_ visitor: SignedIn<User>, formGuard: FormGuard) {
         user = visitor.user.id
         displayName = visitor.user.displayName
-        session = visitor.sessionHash
+        session = visitor.session
         self.formGuard = formGuard
     }
 

@@ -6,6 +6,8 @@ import SectionalServer
 struct ReferenceFeedPage: ComposedPage {
     let name = "feed"
     let title = "Feed"
+    /// The reference page's data is one file's, nobody's own.
+    let isPublic = true
     let catalog: PageCatalog<Void>
 
     init(store: any ReferenceStore) {

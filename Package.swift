@@ -30,7 +30,7 @@ let package = Package(
         .target(name: "SectionalSQLite", dependencies: ["CSQLite", "SectionalSQL"]),
         .target(name: "SectionalPostgres", dependencies: ["CLibPQ", "SectionalSQL"]),
         .target(name: "Sectional"),
-        .target(name: "SectionalServer", dependencies: ["HTTPServer", "Sectional"]),
+        .target(name: "SectionalServer", dependencies: ["HTTPServer", "Sectional", "SectionalSQL"]),
         .target(name: "SectionalTesting", dependencies: ["HTTPServer", "Sectional"]),
         .target(
             name: "FeedApp",
@@ -48,8 +48,8 @@ let package = Package(
         .testTarget(
             name: "DataTests",
             dependencies: [
-                "FeedApp", "FeedAppTestSupport", "HTTPServer", "Sectional", "SectionalSecurity", "SectionalSQL", "SectionalSQLite",
-                "SectionalPostgres", "SectionalTesting",
+                "FeedApp", "FeedAppTestSupport", "HTTPServer", "Sectional", "SectionalSecurity", "SectionalServer", "SectionalSQL",
+                "SectionalSQLite", "SectionalPostgres", "SectionalTesting",
             ]),
         .testTarget(
             name: "FeedAppTests",

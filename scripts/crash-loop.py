@@ -24,6 +24,13 @@ kill -9 tests the process, not the disk: the page cache outlives it, so this
 shows that no write is acknowledged before its commit (nor kept only in the
 process), not that synchronous=FULL's fsync holds through a power cut.
 
+Each write that changes the alerts also records the change for open pages
+(the version of `alerts:1` in live_versions) in its own transaction. After
+each kill the script checks that version against the round's writes: every
+acknowledged write that changed something counts one, and the write in
+doubt counts one exactly when its change is in the file. A version bumped
+apart from its write (a kill between the two) shows as a mismatch.
+
 Exits 1 on any mismatch, if the server fails to start or its page cannot be
 read, or if fewer than MIN_ACKNOWLEDGED writes were acknowledged in all
 (the run would prove nothing); 0 otherwise.
@@ -201,8 +208,10 @@ class Model:
         # The setup's last write, a restore, was acknowledged: nothing is dismissed.
         self.expected = {alert: False for alert in alert_ids}
         self.because = {alert: "the setup's restore" for alert in alert_ids}
+        self.round_writes = []  # (write, acknowledged), this round's, in order
 
     def record(self, write, acknowledged, when):
+        self.round_writes.append((write, acknowledged))
         for alert in [write.alert] if write.dismisses else self.expected:
             self.expected[alert] = write.dismisses if acknowledged else None
             self.because[alert] = f"{write.label} ({when})"
@@ -298,9 +307,52 @@ def stored_state(database):
     return {alert: bool(dismissed) for alert, dismissed in rows}
 
 
+def stored_version(database):
+    """The version of the user's alerts in live_versions (0 before any change), read only."""
+    connection = sqlite3.connect(f"{database.as_uri()}?mode=ro", uri=True)
+    try:
+        row = connection.execute("SELECT version FROM live_versions WHERE key = ?", (f"alerts:{USER}",)).fetchone()
+    finally:
+        connection.close()
+    return row[0] if row else 0
+
+
+def version_mismatches(round_writes, before, after, where):
+    """`before` and `after` are (alerts' stored state, stored version) around
+    a round. Replays the round's writes from the state before: a dismiss
+    always records a change, a restore only when something was dismissed."""
+    state, version = dict(before[0]), before[1]
+    for write, acknowledged in round_writes:
+        previous = dict(state)
+        if write.dismisses:
+            changes = 1
+            state[write.alert] = True
+        else:
+            changes = 1 if any(state.values()) else 0
+            state = {alert: False for alert in state}
+        if acknowledged:
+            version += changes
+            continue
+        # The write in doubt, the round's last: its change counts exactly when it is in the file.
+        if changes == 0:
+            allowed = {version}
+        elif state == previous:  # dismissing a dismissed alert: committed or not, the file looks the same
+            allowed = {version, version + 1}
+        else:
+            allowed = {version + 1} if after[0] == state else {version}
+        if after[1] not in allowed:
+            return [f"{where}: alerts:{USER} is at version {after[1]}, expected {sorted(allowed)} after {write.label} in doubt"]
+        return []
+    if after[1] != version:
+        return [f"{where}: alerts:{USER} is at version {after[1]}, expected {version}"]
+    return []
+
+
 def run_round(number, server, writes, model, tally, rng, seconds):
     """Restart, check the page, write until a kill -9 at a random moment, check the file."""
     when = f"round {number}"
+    before = (stored_state(server.database), stored_version(server.database))
+    model.round_writes = []
     server.start()
     problems = model.mismatches(page_state(server.port, model.expected), f"{when}, /feed after restart")
     stop = threading.Event()
@@ -311,7 +363,9 @@ def run_round(number, server, writes, model, tally, rng, seconds):
     server.kill()
     stop.set()
     writer.join()
-    return problems + model.mismatches(stored_state(server.database), f"{when}, database after kill -9")
+    after = (stored_state(server.database), stored_version(server.database))
+    return (problems + model.mismatches(after[0], f"{when}, database after kill -9")
+            + version_mismatches(model.round_writes, before, after, f"{when}, live version after kill -9"))
 
 
 def report(rounds, seed, tally, problems, failure):
@@ -325,12 +379,12 @@ def report(rounds, seed, tally, problems, failure):
         print(f"crash-loop: FAILED: {failure}")
         return 1
     if problems:
-        print("crash-loop: FAILED: acknowledged writes were lost, or not shown, after kill -9")
+        print("crash-loop: FAILED: acknowledged writes were lost, or not shown, or their live versions drifted, after kill -9")
         return 1
     if tally.acknowledged < MIN_ACKNOWLEDGED:
         print(f"crash-loop: FAILED: fewer than {MIN_ACKNOWLEDGED} writes acknowledged, too few to show anything")
         return 1
-    print("crash-loop: ok, every acknowledged write survived kill -9")
+    print("crash-loop: ok, every acknowledged write survived kill -9, each change with its live version")
     return 0
 
 

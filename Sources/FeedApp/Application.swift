@@ -57,7 +57,7 @@ public func buildRouter(
     router.addPage(feed, in: site)
     FeedWrites(
         store: data.feed, layouts: data.layouts, accounts: accounts, formGuard: formGuard, sections: feed.catalog.sections,
-        live: live.map { LivePublisher(hub: $0, pool: data.pool, logger: logger) }
+        live: live
     )
     .register(on: &router)
     router.addPage(DayPage(store: data.day, formGuard: formGuard), in: site)

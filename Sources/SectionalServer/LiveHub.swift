@@ -12,15 +12,15 @@ import Synchronization
 /// out page requests: past a user's limit their oldest stream ends, past
 /// the total new streams are refused.
 public final class LiveHub: LiveVersionSource {
-    /// One key's new version.
+    /// One key's new version: as a write recorded it (`LiveVersions.record(_:in:)`), as a stream hears it.
     public struct Change: Sendable, Equatable {
         /// What changed, e.g. `alerts:1`.
-        public var key: String
+        public var key: LiveKey
         /// Its version now.
         public var version: Int
 
         /// A change of `key` to `version`.
-        public init(key: String, version: Int) {
+        public init(key: LiveKey, version: Int) {
             self.key = key
             self.version = version
         }
@@ -32,7 +32,7 @@ public final class LiveHub: LiveVersionSource {
     public let limitTotal: Int
 
     private struct Subscriber {
-        var keys: Set<String>
+        var keys: Set<LiveKey>
         var user: String
         var session: String?
         var continuation: AsyncStream<Change>.Continuation
@@ -41,15 +41,15 @@ public final class LiveHub: LiveVersionSource {
     private struct State {
         var subscribers: [Int: Subscriber] = [:]
         var nextID = 0
-        var versions: [String: Int] = [:]
+        var versions: [LiveKey: Int] = [:]
         var closed = false
     }
 
     private let state = Mutex(State())
     /// The change that tells a stream to end for good (version 0: replaced by a newer one; 1: signed out).
-    public static let endKey = ""
+    public static let endKey = LiveKey(stored: "")
     /// Not a change: the stream's own wake-up (its client took what was sent).
-    public static let nudgeKey = "#nudge"
+    public static let nudgeKey = LiveKey(stored: "#nudge")
     /// Changes a stream's queue holds before it drops the oldest.
     static let queueLength = 16
 
@@ -62,7 +62,7 @@ public final class LiveHub: LiveVersionSource {
     /// A stream's subscription to `keys`, for `user` (and `session`, so that
     /// signing out can end it); the user's oldest ends when they are at their
     /// limit; `nil` when the total is reached or the hub is closed.
-    public func subscribe(to keys: Set<String>, user: String, session: String?) -> LiveSubscription? {
+    public func subscribe(to keys: Set<LiveKey>, user: String, session: String?) -> LiveSubscription? {
         let (stream, continuation) = AsyncStream<Change>.makeStream(bufferingPolicy: .bufferingNewest(Self.queueLength))
         let (id, evicted): (Int?, AsyncStream<Change>.Continuation?) = state.withLock { state in
             guard !state.closed else { return (nil, nil) }
@@ -90,7 +90,7 @@ public final class LiveHub: LiveVersionSource {
     }
 
     /// The data of `key` changed here: its version goes up and its watchers are told.
-    public func publish(_ key: String) {
+    public func publish(_ key: LiveKey) {
         let change = state.withLock { state -> Change in
             let version = (state.versions[key] ?? 0) + 1
             state.versions[key] = version
@@ -100,7 +100,7 @@ public final class LiveHub: LiveVersionSource {
     }
 
     /// Another replica changed `key` to `version`: told only if it is newer than what this one knows.
-    public func received(_ key: String, version: Int) {
+    public func received(_ key: LiveKey, version: Int) {
         let isNewer = state.withLock { state in
             guard version > state.versions[key] ?? 0 else { return false }
             state.versions[key] = version
@@ -110,13 +110,13 @@ public final class LiveHub: LiveVersionSource {
     }
 
     /// The version of `key`; 0 before any change.
-    public func version(of key: String) -> Int { state.withLock { $0.versions[key] ?? 0 } }
+    public func version(of key: LiveKey) -> Int { state.withLock { $0.versions[key] ?? 0 } }
 
     /// A section's version: the sum of its keys' versions, which grows whenever any of them does.
-    public static func version(of keys: Set<String>, in hub: LiveHub) -> Int { keys.reduce(0) { $0 + hub.version(of: $1) } }
+    public static func version(of keys: Set<LiveKey>, in hub: LiveHub) -> Int { keys.reduce(0) { $0 + hub.version(of: $1) } }
 
     /// A section's version (`version(of:in:)`), for the cards of a page.
-    public func version(of keys: Set<String>) -> Int { Self.version(of: keys, in: self) }
+    public func version(of keys: Set<LiveKey>) -> Int { Self.version(of: keys, in: self) }
 
     /// Streams open now.
     public var openStreams: Int { state.withLock { $0.subscribers.count } }
@@ -132,7 +132,7 @@ public final class LiveHub: LiveVersionSource {
 
     /// Tells `key`'s watchers to render again without a new version: when
     /// the version could not be recorded, it must not drift from the database's.
-    public func nudge(_ key: String) { deliver(Change(key: key, version: version(of: key))) }
+    public func nudge(_ key: LiveKey) { deliver(Change(key: key, version: version(of: key))) }
 
     /// Whether `closeAll()` ran: the replica is stopping.
     public var isClosed: Bool { state.withLock { $0.closed } }

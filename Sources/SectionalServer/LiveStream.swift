@@ -56,7 +56,7 @@ struct LiveStream<Page: ComposedPage>: Sendable {
         let routes: PageRoutes<Page>
         let request: Request
         let plan: CompositionPlan
-        let keys: [(id: SectionID, keys: Set<String>)]
+        let keys: [(id: SectionID, keys: Set<LiveKey>)]
         let hub: LiveHub
 
         /// Sends each watched section's card when its data changes, never
@@ -122,7 +122,7 @@ struct LiveStream<Page: ComposedPage>: Sendable {
             }
         }
 
-        private func version(of keys: Set<String>) -> Int { LiveHub.version(of: keys, in: hub) }
+        private func version(of keys: Set<LiveKey>) -> Int { LiveHub.version(of: keys, in: hub) }
 
         /// The visitor's context as a request would make it now; `nil` once
         /// they are signed out or their session ended. Not their activity:

@@ -38,10 +38,12 @@ public protocol SignIn<User>: Sendable {
     associatedtype User: Sendable
 
     /// Who sent `request`, or `nil` when nobody is signed in.
-    /// - Parameter renewing: whether the request is the visitor's own
-    ///   activity (a session's idle time starts again); a live stream's
-    ///   checks that its visitor is still signed in pass `false`, so that
-    ///   an open tab does not keep a session alive.
+    /// - Parameters:
+    ///   - request: the request, with its cookies and `Authorization`.
+    ///   - renewing: whether the request is the visitor's own
+    ///     activity (a session's idle time starts again); a live stream's
+    ///     checks that its visitor is still signed in pass `false`, so that
+    ///     an open tab does not keep a session alive.
     /// - Throws: an `HTTPError`: a 401 for a credential that is not valid,
     ///   a 503 when the sessions cannot be read.
     func visitor(for request: Request, renewing: Bool) async throws(HTTPError) -> SignedIn<User>?
@@ -61,6 +63,7 @@ extension SignIn {
     }
 }
 
+/// The answer a page's context gives when it has no visitor.
 extension HTTPError {
     /// What a page's context throws when it needs a visitor and has none:
     /// which only a public page can be asked for.

@@ -87,9 +87,9 @@ let live = LiveHub(limitPerUser: options.liveStreamsPerUser, limitTotal: options
 do {
     let hub = live
     let loaded = data
-    _ = try waitHere { await LivePublisher.load(hub, from: loaded) }
+    _ = try waitHere { await loaded.loadLiveVersions(into: hub) }
 }
-let listener: PostgresListener? = if case .postgres(let url) = options.database { LivePublisher.listen(live, url: url) } else { nil }
+let listener: PostgresListener? = if case .postgres(let url) = options.database { live.listening(to: url) } else { nil }
 // The metrics listener first: a busy metrics port stops the start before the public port takes any request.
 let serving = ServingServer()
 var metricsServer: Server?

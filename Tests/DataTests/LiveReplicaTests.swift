@@ -20,7 +20,7 @@ struct LiveReplicaTests {
             second.pool?.close()
         }
         let (hubA, hubB) = (LiveHub(), LiveHub())
-        let listeners = [LivePublisher.listen(hubA, url: url), LivePublisher.listen(hubB, url: url)]
+        let listeners = [hubA.listening(to: url), hubB.listening(to: url)]
         defer { listeners.forEach { $0.stop() } }
         let replicaA = Browser(
             InProcessClient(

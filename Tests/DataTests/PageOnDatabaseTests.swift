@@ -2,6 +2,7 @@ import FeedApp
 import Foundation
 import HTTPServer
 import SectionalSQL
+import SectionalServer
 import SectionalTesting
 import Synchronization
 import Testing
@@ -49,8 +50,8 @@ final class QueryingFeedStore: FeedStore {
         try await first("recent-activity")
         return try await base.recentTransactions(of: user, limit: limit)
     }
-    func dismissAlert(_ id: Int, of user: UserID) async throws -> Bool { try await base.dismissAlert(id, of: user) }
-    func restoreAlerts(of user: UserID) async throws -> Int { try await base.restoreAlerts(of: user) }
+    func dismissAlert(_ id: Int, of user: UserID) async throws -> LiveHub.Change? { try await base.dismissAlert(id, of: user) }
+    func restoreAlerts(of user: UserID) async throws -> LiveHub.Change? { try await base.restoreAlerts(of: user) }
 }
 
 @Suite("Pages on a database", .timeLimit(.minutes(1)))

@@ -1,5 +1,6 @@
 import Sectional
 import SectionalSecurity
+import SectionalServer
 import Testing
 
 @testable import FeedApp
@@ -47,21 +48,23 @@ struct StoreTests {
         }
     }
 
-    @Test("Dismissing is scoped by user: twice is a no-op, another user's alert is refused", arguments: Engine.allCases)
+    @Test(
+        "Dismissing is scoped by user: twice is a no-op, another user's alert is refused; each change is recorded for open pages",
+        arguments: Engine.allCases)
     func dismissAndRestore(engine: Engine) async throws {
         try await TestDatabase.withData(engine) { data, _ in
             let own = try await data.feed.alerts(of: alex)[1]
             let theirs = try await data.feed.alerts(of: sam)[0]
-            #expect(try await data.feed.dismissAlert(own.id, of: alex))
-            #expect(try await data.feed.dismissAlert(own.id, of: alex), "dismissing again is a no-op, not an error")
-            #expect(try await !data.feed.dismissAlert(theirs.id, of: alex))
-            #expect(try await !data.feed.dismissAlert(987_654, of: alex))
+            #expect(try await data.feed.dismissAlert(own.id, of: alex) == LiveHub.Change(key: .alerts(of: alex), version: 1))
+            #expect(try await data.feed.dismissAlert(own.id, of: alex) != nil, "dismissing again is a no-op, not an error")
+            #expect(try await data.feed.dismissAlert(theirs.id, of: alex) == nil)
+            #expect(try await data.feed.dismissAlert(987_654, of: alex) == nil)
             #expect(try await data.feed.alerts(of: alex).filter(\.isDismissed).map(\.id) == [own.id])
             #expect(try await data.feed.alerts(of: sam).allSatisfy { !$0.isDismissed })
 
-            #expect(try await data.feed.restoreAlerts(of: sam) == 0)
+            #expect(try await data.feed.restoreAlerts(of: sam) == nil, "nothing to restore, nothing to announce")
             #expect(try await data.feed.alerts(of: alex).filter(\.isDismissed).count == 1)
-            #expect(try await data.feed.restoreAlerts(of: alex) == 1)
+            #expect(try await data.feed.restoreAlerts(of: alex) == LiveHub.Change(key: .alerts(of: alex), version: 3))
             #expect(try await data.feed.alerts(of: alex).allSatisfy { !$0.isDismissed })
         }
     }
@@ -87,7 +90,7 @@ struct StoreTests {
         let location = try await TestDatabase.newLocation(engine)
         let first = try await AppData.open(location, connections: 1, hasher: PasswordHasher(.minimal))
         let alert = try await first.feed.alerts(of: alex)[0]
-        #expect(try await first.feed.dismissAlert(alert.id, of: alex))
+        #expect(try await first.feed.dismissAlert(alert.id, of: alex) != nil)
         try await first.layouts.saveLayout(["alerts"], of: alex, page: "feed")
         first.pool?.close()
 

@@ -1,3 +1,4 @@
+import SectionalServer
 import SectionalTesting
 import Testing
 
@@ -13,8 +14,8 @@ struct BrokenCreditStore: FeedStore {
     func recentTransactions(of user: UserID, limit: Int) async throws -> [Transaction] {
         try await demo.recentTransactions(of: user, limit: limit)
     }
-    func dismissAlert(_ id: Int, of user: UserID) async throws -> Bool { try await demo.dismissAlert(id, of: user) }
-    func restoreAlerts(of user: UserID) async throws -> Int { try await demo.restoreAlerts(of: user) }
+    func dismissAlert(_ id: Int, of user: UserID) async throws -> LiveHub.Change? { try await demo.dismissAlert(id, of: user) }
+    func restoreAlerts(of user: UserID) async throws -> LiveHub.Change? { try await demo.restoreAlerts(of: user) }
 }
 
 @Suite("A failing section does not fail the page")

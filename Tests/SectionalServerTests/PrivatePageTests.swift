@@ -30,7 +30,7 @@ private final class WatchedSection: SectionController, CatalogSection {
     static let id: SectionID = "watched"
     static let title = "Watched"
     init() { super.init(id: Self.id, title: Self.title) }
-    override var liveKeys: Set<String> { ["watched"] }
+    override var liveKeys: Set<LiveKey> { ["watched"] }
     override func render(into html: inout HTMLWriter) { p { "Watched" }.render(into: &html) }
 }
 

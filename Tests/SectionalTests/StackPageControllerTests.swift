@@ -211,19 +211,19 @@ struct StackPageControllerTests {
 /// A live data version that tests set.
 private final class CountingVersions: LiveVersionSource, @unchecked Sendable {
     var version = 0
-    func version(of keys: Set<String>) -> Int { version }
+    func version(of keys: Set<LiveKey>) -> Int { version }
 }
 
 /// A section showing text whose data is live under `keys`.
 private final class LiveTextSection: SectionController {
-    private let keys: Set<String>
+    private let keys: Set<LiveKey>
 
-    init(id: SectionID, keys: Set<String>) {
+    init(id: SectionID, keys: Set<LiveKey>) {
         self.keys = keys
         super.init(id: id, title: id.rawValue)
     }
 
-    override var liveKeys: Set<String> { keys }
+    override var liveKeys: Set<LiveKey> { keys }
 
     override func render(into html: inout HTMLWriter) { html.writeRaw("live") }
 }

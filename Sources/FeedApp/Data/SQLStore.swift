@@ -1,5 +1,6 @@
 import Sectional
 import SectionalSQL
+import SectionalServer
 
 /// The feed's, the day page's and the layouts' data on SQLite or
 /// PostgreSQL: the same SQL for both, each query scoped by user. Reads run
@@ -53,16 +54,18 @@ public final class SQLStore: FeedStore, DayStore, LayoutStore, Sendable {
         }
     }
 
-    public func dismissAlert(_ id: Int, of user: UserID) async throws -> Bool {
+    public func dismissAlert(_ id: Int, of user: UserID) async throws -> LiveHub.Change? {
         try await pool.write { db in
-            try !db.query("UPDATE alerts SET dismissed = TRUE WHERE id = $1 AND user_id = $2 RETURNING id", [.int(id), .int(user.rawValue)])
-                .isEmpty
+            let found = try db.query(
+                "UPDATE alerts SET dismissed = TRUE WHERE id = $1 AND user_id = $2 RETURNING id", [.int(id), .int(user.rawValue)])
+            return found.isEmpty ? nil : try LiveVersions.record(.alerts(of: user), in: db)
         }
     }
 
-    public func restoreAlerts(of user: UserID) async throws -> Int {
+    public func restoreAlerts(of user: UserID) async throws -> LiveHub.Change? {
         try await pool.write { db in
-            try db.query("UPDATE alerts SET dismissed = FALSE WHERE user_id = $1 AND dismissed RETURNING id", [.int(user.rawValue)]).count
+            let restored = try db.query("UPDATE alerts SET dismissed = FALSE WHERE user_id = $1 AND dismissed RETURNING id", [.int(user.rawValue)])
+            return restored.isEmpty ? nil : try LiveVersions.record(.alerts(of: user), in: db)
         }
     }
 

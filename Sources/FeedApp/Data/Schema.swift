@@ -1,4 +1,5 @@
 import SectionalSQL
+import SectionalServer
 
 /// The app's tables, one migration per change, never edited once shipped.
 /// Money is integer cents; dates are ISO `YYYY-MM-DD` text on both engines,
@@ -105,9 +106,6 @@ enum Schema {
         Migration(
             4, "sign-in attempts counted before their check",
             sql: "ALTER TABLE signin_failures ADD COLUMN attempt TEXT NOT NULL DEFAULT ''"),
-        Migration(
-            5, "versions of live data",
-            sqlite: "CREATE TABLE live_versions (key TEXT PRIMARY KEY, version INTEGER NOT NULL) STRICT",
-            postgres: "CREATE TABLE live_versions (key text PRIMARY KEY, version bigint NOT NULL)"),
+        LiveVersions.migration(5),
     ]
 }

@@ -1,4 +1,5 @@
 import Sectional
+import SectionalServer
 
 /// Where the feed's sections read their data and its forms write, always
 /// for one user: `SQLStore` on SQLite or PostgreSQL.
@@ -11,11 +12,14 @@ public protocol FeedStore: Sendable {
     func recentTransactions(of user: UserID, limit: Int) async throws -> [Transaction]
 
     /// Marks one of the user's alerts dismissed (again, if it already is).
-    /// - Returns: `false` when the user has no alert `id`; nothing changes then.
-    func dismissAlert(_ id: Int, of user: UserID) async throws -> Bool
+    /// - Returns: the change of the user's alerts, recorded in the same
+    ///   transaction, for open pages; `nil` when the user has no alert `id`
+    ///   (nothing changes then).
+    func dismissAlert(_ id: Int, of user: UserID) async throws -> LiveHub.Change?
     /// Brings back the user's dismissed alerts.
-    /// - Returns: how many came back.
-    func restoreAlerts(of user: UserID) async throws -> Int
+    /// - Returns: the change of the user's alerts, recorded in the same
+    ///   transaction; `nil` when none was dismissed.
+    func restoreAlerts(of user: UserID) async throws -> LiveHub.Change?
 }
 
 extension SectionLoad {}

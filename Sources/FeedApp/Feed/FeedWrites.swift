@@ -23,8 +23,8 @@ struct FeedWrites: Sendable {
     let accounts: Accounts
     let formGuard: FormGuard
     let sections: SectionCatalog
-    /// Told of each change, so that open pages show it.
-    let live: LivePublisher?
+    /// Told of each committed change, so that open pages show it.
+    let live: LiveHub?
 
     func register(on router: inout Router) {
         router.on(.post, Self.dismissPath) { request in try await dismiss(request) }
@@ -35,16 +35,17 @@ struct FeedWrites: Sendable {
 
     func dismiss(_ request: Request) async throws -> Response {
         let (user, fields) = try await checkedFields(request)
-        guard let id = request.parameters["id"].flatMap({ Int($0) }), try await store.dismissAlert(id, of: user) else {
+        guard let id = request.parameters["id"].flatMap({ Int($0) }), let change = try await store.dismissAlert(id, of: user) else {
             throw HTTPError(.notFound, "There is no such alert.")
         }
-        await live?.changed(LiveKey.alerts(of: user))
+        live?.announce(change)
         return backToPage(fields)
     }
 
     func restore(_ request: Request) async throws -> Response {
         let (user, fields) = try await checkedFields(request)
-        if try await store.restoreAlerts(of: user) > 0 { await live?.changed(LiveKey.alerts(of: user)) }
+        let change = try await store.restoreAlerts(of: user)
+        live?.announce(change)
         return backToPage(fields)
     }
 

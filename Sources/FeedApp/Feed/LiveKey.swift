@@ -1,4 +1,7 @@
-/// The keys of the feed's live data: a write publishes the key of what it changed.
-enum LiveKey {
-    static func alerts(of user: UserID) -> String { "alerts:\(user)" }
+import Sectional
+
+/// The feed's live data, declared once: sections list these keys, writes record them.
+extension LiveKey {
+    /// A user's alerts: dismissed, restored.
+    static func alerts(of user: UserID) -> LiveKey { LiveKey("alerts", of: user) }
 }

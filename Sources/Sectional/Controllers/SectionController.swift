@@ -77,10 +77,10 @@ open class SectionController {
     /// How long the load may take before the fallback shows; `nil` takes the page's default.
     open var loadTimeout: Duration? { nil }
 
-    /// The data this section shows, as keys a write publishes when it
-    /// changes it (`"alerts:\(user)"`): an open page then gets the section
+    /// The data this section shows, as keys a write records when it
+    /// changes it (`.alerts(of: user)`): an open page then gets the section
     /// re-rendered. None by default: the section is never live.
-    open var liveKeys: Set<String> { [] }
+    open var liveKeys: Set<LiveKey> { [] }
 
     /// Renders the fragment from the loaded data. The default renders the
     /// children one after another.

@@ -216,7 +216,7 @@ open class StackPageController: SectionController {
 /// Where the versions of live data are read: the server's live hub.
 public protocol LiveVersionSource: AnyObject, Sendable {
     /// The version of the data `keys` name, which grows whenever any of it changes.
-    func version(of keys: Set<String>) -> Int
+    func version(of keys: Set<LiveKey>) -> Int
 }
 
 /// Where a stack's cards go.

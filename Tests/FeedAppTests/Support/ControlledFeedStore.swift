@@ -1,3 +1,4 @@
+import SectionalServer
 import Synchronization
 
 @testable import FeedApp
@@ -35,8 +36,8 @@ final class ControlledFeedStore: FeedStore {
     func recentTransactions(of user: UserID, limit: Int) async throws -> [Transaction] {
         try await controlled("recent-activity") { try await demo.recentTransactions(of: user, limit: limit) }
     }
-    func dismissAlert(_ id: Int, of user: UserID) async throws -> Bool { try await demo.dismissAlert(id, of: user) }
-    func restoreAlerts(of user: UserID) async throws -> Int { try await demo.restoreAlerts(of: user) }
+    func dismissAlert(_ id: Int, of user: UserID) async throws -> LiveHub.Change? { try await demo.dismissAlert(id, of: user) }
+    func restoreAlerts(of user: UserID) async throws -> LiveHub.Change? { try await demo.restoreAlerts(of: user) }
 }
 
 /// A latch: waiters go on once it opens; a cancelled waiter throws.

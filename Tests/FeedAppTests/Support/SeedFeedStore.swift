@@ -1,3 +1,5 @@
+import Sectional
+import SectionalServer
 import Synchronization
 
 @testable import FeedApp
@@ -8,6 +10,8 @@ import Synchronization
 final class SeedFeedStore: FeedStore {
     private let seed: [SeedUser]
     private let alertsByUser: Mutex<[[FeedAlert]]>
+    /// The version of each user's alerts, as `LiveVersions` would keep it.
+    private let versions = Mutex<[UserID: Int]>([:])
 
     init(users: [SeedUser] = SeedData.users) {
         seed = users
@@ -39,21 +43,31 @@ final class SeedFeedStore: FeedStore {
         Array((index(of: user).map { seed[$0].transactions } ?? []).prefix(limit))
     }
 
-    func dismissAlert(_ id: Int, of user: UserID) async throws -> Bool {
-        guard let index = index(of: user) else { return false }
-        return alertsByUser.withLock { users in
+    func dismissAlert(_ id: Int, of user: UserID) async throws -> LiveHub.Change? {
+        guard let index = index(of: user) else { return nil }
+        let found = alertsByUser.withLock { users in
             guard let alert = users[index].firstIndex(where: { $0.id == id }) else { return false }
             users[index][alert].isDismissed = true
             return true
         }
+        return found ? changed(alertsOf: user) : nil
     }
 
-    func restoreAlerts(of user: UserID) async throws -> Int {
-        guard let index = index(of: user) else { return 0 }
-        return alertsByUser.withLock { users in
+    func restoreAlerts(of user: UserID) async throws -> LiveHub.Change? {
+        guard let index = index(of: user) else { return nil }
+        let restored = alertsByUser.withLock { users in
             let dismissed = users[index].indices.filter { users[index][$0].isDismissed }
             for alert in dismissed { users[index][alert].isDismissed = false }
-            return dismissed.count
+            return !dismissed.isEmpty
         }
+        return restored ? changed(alertsOf: user) : nil
+    }
+
+    private func changed(alertsOf user: UserID) -> LiveHub.Change {
+        let version = versions.withLock { versions in
+            versions[user, default: 0] += 1
+            return versions[user]!
+        }
+        return LiveHub.Change(key: .alerts(of: user), version: version)
     }
 }

@@ -12,17 +12,17 @@ final class AlertsSection: SectionController, CatalogSection {
     private var alerts: [FeedAlert] = []
     private var dismissedCount = 0
     /// Made once: a page asks for them several times a request.
-    private let keys: Set<String>
+    private let keys: Set<LiveKey>
 
     init(store: any FeedStore, forms: FormContext, back: String) {
         self.store = store
         self.forms = forms
         self.back = back
-        keys = [LiveKey.alerts(of: forms.user)]
+        keys = [.alerts(of: forms.user)]
         super.init(id: Self.id, title: Self.title)
     }
 
-    override var liveKeys: Set<String> { keys }
+    override var liveKeys: Set<LiveKey> { keys }
 
     override func makeLoad() -> SectionLoad? {
         .feed(of: forms.user, from: store, read: { try await $0.alerts(of: $1) }) {

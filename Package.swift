@@ -25,7 +25,7 @@ let package = Package(
         .systemLibrary(name: "CLibPQ", providers: [.apt(["libpq-dev"])]),
         .systemLibrary(name: "CSodium", pkgConfig: "libsodium", providers: [.apt(["libsodium-dev"])]),
         .target(name: "HTTPServer", dependencies: ["CMicroHTTPD"]),
-        .target(name: "SectionalSecurity", dependencies: ["CSodium", "HTTPServer"]),
+        .target(name: "SectionalSecurity", dependencies: ["CSodium", "HTTPServer", "SectionalServer"]),
         .target(name: "SectionalSQL"),
         .target(name: "SectionalSQLite", dependencies: ["CSQLite", "SectionalSQL"]),
         .target(name: "SectionalPostgres", dependencies: ["CLibPQ", "SectionalSQL"]),

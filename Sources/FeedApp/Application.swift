@@ -56,7 +56,7 @@ public func buildRouter(
     let feed = FeedPage(store: data.feed, layouts: data.layouts, formGuard: formGuard, logger: logger)
     router.addPage(feed, in: site)
     FeedWrites(
-        store: data.feed, layouts: data.layouts, accounts: accounts, formGuard: formGuard, sections: feed.catalog.sections,
+        store: data.feed, layouts: data.layouts, site: site, formGuard: formGuard, sections: feed.catalog.sections,
         live: live
     )
     .register(on: &router)

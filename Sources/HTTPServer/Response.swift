@@ -77,3 +77,11 @@ public struct Response: Sendable {
     /// The body as UTF-8 text; empty for a file or stream body.
     public var bodyText: String { String(decoding: bodyBytes, as: UTF8.self) }
 }
+
+extension Response {
+    /// `303 See Other` to `location`: the answer to a form post, which the
+    /// browser follows with a GET, so that reload and back never post again.
+    public static func seeOther(_ location: String) -> Response {
+        Response(status: .seeOther, headers: ["Location": location, "Cache-Control": "no-store"])
+    }
+}

@@ -70,6 +70,22 @@ extension HTTPError {
     public static var signInRequired: HTTPError { HTTPError(.unauthorized, "Sign in to see this page.") }
 }
 
+extension Site {
+    /// Who sent `request`, typed as the site's sign-in's `User`: for a
+    /// route of the app's own that only a signed-in visitor may use.
+    /// - Throws: the answer for nobody signed in (a 303 to sign in), or the
+    ///   sign-in's own (a 401 for a credential that is not valid).
+    public func requireVisitor<User: Sendable>(_ request: Request, as user: User.Type = User.self) async throws(HTTPError) -> SignedIn<User> {
+        guard let lookup = VisitorLookup<User>(signIn, page: request.path) else {
+            preconditionFailure("The route \(request.path) needs a visitor and the site has no sign-in: set site.signIn.")
+        }
+        guard let visitor = try await lookup.visit(for: request, renewing: true).visitor else {
+            throw HTTPError(.seeOther, "Sign in first.", headers: ["Location": lookup.signIn.signInPath(returningTo: request)])
+        }
+        return visitor
+    }
+}
+
 /// Who a page's request comes from, as its routes need them: the visitor
 /// typed as the page's `User`, and their name and session for the log and
 /// the live limits, whatever the page's `User` is.

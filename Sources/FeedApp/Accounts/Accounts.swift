@@ -123,12 +123,6 @@ struct Accounts: SignIn {
         Self.unauthorized("Sign in first, or send Authorization: Bearer TOKEN (feed-server token create USER).")
     }
 
-    /// The visitor posting a form, or a 303 to sign in first.
-    func requireVisitor(_ request: Request) async throws(HTTPError) -> SignedIn<User> {
-        if let visitor = try await visitor(for: request) { return visitor }
-        throw HTTPError(.seeOther, "Sign in to see this page.", headers: ["Location": signInPath(returningTo: request)])
-    }
-
     static func unauthorized(_ message: String) -> HTTPError {
         HTTPError(.unauthorized, message, headers: ["WWW-Authenticate": #"Bearer realm="sectional""#])
     }

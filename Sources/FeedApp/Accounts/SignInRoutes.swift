@@ -17,7 +17,7 @@ struct SignInRoutes: Sendable {
     func register(on router: inout Router) {
         router.get(SignInPage.path) { request in try await form(request) }
         router.on(.post, SignInPage.path) { request in try await signIn(request) }
-        router.on(.post, Self.signOutPath) { request in try await signOut(request) }
+        router.postSignedInForm(Self.signOutPath, in: site, guardedBy: formGuard) { form in try await signOut(form) }
     }
 
     private func next(_ value: String?) -> String { LocalRedirect.path(value, fallback: home) }
@@ -63,12 +63,10 @@ struct SignInRoutes: Sendable {
         }
     }
 
-    func signOut(_ request: Request) async throws -> Response {
-        let visitor = try await accounts.requireVisitor(request)
-        guard let session = visitor.session else { throw HTTPError(.forbidden, "An API token has no session to sign out of.") }
-        try formGuard.check(request, fields: try request.formFields(), action: Self.signOutPath, subject: session)
+    func signOut(_ form: SignedInForm<User>) async throws -> Response {
+        let request = form.request
         try await accounts.signOut(request)
-        live?.closeSession(session)
+        live?.closeSession(form.session)
         var response = Response.seeOther(SignInPage.path)
         response.headers.add("Set-Cookie", accounts.cookie.clearing(secure: accounts.isSecure(request)))
         return response

@@ -20,40 +20,40 @@ struct FeedWrites: Sendable {
 
     let store: any FeedStore
     let layouts: any LayoutStore
-    let accounts: Accounts
+    /// Whose forms these are: the site's sign-in.
+    let site: Site
     let formGuard: FormGuard
     let sections: SectionCatalog
     /// Told of each committed change, so that open pages show it.
     let live: LiveHub?
 
     func register(on router: inout Router) {
-        router.on(.post, Self.dismissPath) { request in try await dismiss(request) }
-        router.on(.post, Self.restorePath) { request in try await restore(request) }
-        router.on(.post, Self.saveLayoutPath) { request in try await saveLayout(request) }
-        router.on(.post, Self.resetLayoutPath) { request in try await resetLayout(request) }
+        router.postSignedInForm(Self.dismissPath, in: site, guardedBy: formGuard) { form in try await dismiss(form) }
+        router.postSignedInForm(Self.restorePath, in: site, guardedBy: formGuard) { form in try await restore(form) }
+        router.postSignedInForm(Self.saveLayoutPath, in: site, guardedBy: formGuard) { form in try await saveLayout(form) }
+        router.postSignedInForm(Self.resetLayoutPath, in: site, guardedBy: formGuard) { form in try await resetLayout(form) }
     }
 
-    func dismiss(_ request: Request) async throws -> Response {
-        let (user, fields) = try await checkedFields(request)
-        guard let id = request.parameters["id"].flatMap({ Int($0) }), let change = try await store.dismissAlert(id, of: user) else {
+    func dismiss(_ form: SignedInForm<User>) async throws -> Response {
+        let user = form.visitor.user.id
+        guard let id = form.request.parameters["id"].flatMap({ Int($0) }), let change = try await store.dismissAlert(id, of: user) else {
             throw HTTPError(.notFound, "There is no such alert.")
         }
         live?.announce(change)
-        return backToPage(fields)
+        return backToPage(form)
     }
 
-    func restore(_ request: Request) async throws -> Response {
-        let (user, fields) = try await checkedFields(request)
-        let change = try await store.restoreAlerts(of: user)
+    func restore(_ form: SignedInForm<User>) async throws -> Response {
+        let change = try await store.restoreAlerts(of: form.visitor.user.id)
         live?.announce(change)
-        return backToPage(fields)
+        return backToPage(form)
     }
 
     /// Saves the `sections` field (a comma list) as the user's feed layout;
     /// the catalog's defaults are saved as no layout at all.
-    func saveLayout(_ request: Request) async throws -> Response {
-        let (user, fields) = try await checkedFields(request)
-        guard let list = fields.first(where: { $0.name == "sections" })?.value else {
+    func saveLayout(_ form: SignedInForm<User>) async throws -> Response {
+        let user = form.visitor.user.id
+        guard let list = form.field("sections") else {
             throw HTTPError(.badRequest, "The form has no sections field.")
         }
         let plan: CompositionPlan
@@ -70,33 +70,12 @@ struct FeedWrites: Sendable {
         return .seeOther("/feed")
     }
 
-    func resetLayout(_ request: Request) async throws -> Response {
-        let (user, _) = try await checkedFields(request)
-        _ = try await layouts.resetLayout(of: user, page: "feed")
+    func resetLayout(_ form: SignedInForm<User>) async throws -> Response {
+        _ = try await layouts.resetLayout(of: form.visitor.user.id, page: "feed")
         return .seeOther("/feed")
     }
 
-    /// The signed-in user and the form's fields, once the form is known to
-    /// come from this site, for this form (its path: each alert's dismiss
-    /// form has a token of its own) and this session.
-    private func checkedFields(_ request: Request) async throws(HTTPError) -> (UserID, [QueryItem]) {
-        let visitor = try await accounts.requireVisitor(request)
-        guard let session = visitor.session else {
-            throw HTTPError(.forbidden, "Forms are posted from a signed-in browser, not with an API token.")
-        }
-        let fields = try request.formFields()
-        try formGuard.check(request, fields: fields, action: request.path, subject: session)
-        return (visitor.user.id, fields)
-    }
-
-    private func backToPage(_ fields: [QueryItem]) -> Response {
-        .seeOther(LocalRedirect.path(fields.first { $0.name == "back" }?.value, fallback: "/feed"))
-    }
-}
-
-extension Response {
-    /// `303 See Other` to `location`: the browser follows it with a GET.
-    static func seeOther(_ location: String) -> Response {
-        Response(status: .seeOther, headers: ["Location": location, "Cache-Control": "no-store"])
+    private func backToPage(_ form: SignedInForm<User>) -> Response {
+        .seeOther(LocalRedirect.path(form.field("back"), fallback: "/feed"))
     }
 }

@@ -328,6 +328,8 @@ static size_t live_version_count;
 
 /* How long sessions live, in seconds (feed-server's --session-idle and --session-lifetime). */
 static long long session_idle = 30 * 60, session_lifetime = 7 * 86400;
+/* The page script's address as feed-server's pages link it (--script): its version is its content's hash. */
+static const char *page_script = "/_sectional/sectional.js";
 /* A session's last_seen_at is written at most this often (Accounts.touchInterval). */
 #define TOUCH_INTERVAL 60
 
@@ -1187,7 +1189,9 @@ static int render_feed(const struct section_context *context, struct buffer *pag
               "<link rel=\"stylesheet\" href=\"/styles.css\"><link rel=\"icon\" href=\"/favicon.svg\" "
               "type=\"image/svg+xml\"><link rel=\"canonical\" href=\"");
     put_page_url(page, context->shown, context->base);
-    PUT(page, "\"><script src=\"/app.js\" defer></script></head><body>");
+    PUT(page, "\"><script src=\"");
+    put_escaped_text(page, page_script);
+    PUT(page, "\" defer></script></head><body>");
     render_banner(context, page);
     PUT(page, "<main class=\"stack\" id=\"stack\"><h1 class=\"page-title\">Your feed</h1>");
     if (context->shown->count == 0)
@@ -1518,9 +1522,11 @@ int main(int argc, char **argv)
             session_idle = seconds(argv[++i], "--session-idle");
         } else if (strcmp(argv[i], "--session-lifetime") == 0 && i + 1 < argc) {
             session_lifetime = seconds(argv[++i], "--session-lifetime");
+        } else if (strcmp(argv[i], "--script") == 0 && i + 1 < argc) {
+            page_script = argv[++i];
         } else {
             die("usage: feed_sqlite --database [sqlite:]PATH [--port N] [--threads N] "
-                "[--session-idle DURATION] [--session-lifetime DURATION]", NULL);
+                "[--session-idle DURATION] [--session-lifetime DURATION] [--script SRC]", NULL);
         }
     }
     if (path == NULL)

@@ -238,11 +238,17 @@ def feed_server_command(binary: Path, settings: Settings, *extra: str) -> list[s
     return [str(binary), "--quiet", "--port", "0", "--session-idle", settings.demo.session_idle, "--drain", "0s", *extra]
 
 
+# The framework's page script as feed-server's pages link it (its version is
+# its content's hash), read from feed-server's /feed by start_sqlite_pair:
+# the C server links the same, so that their pages are the same bytes.
+PAGE_SCRIPT = {"src": ""}
+
+
 def feed_sqlite_c_command(settings: Settings, *extra: str) -> list[str]:
     """The C server of the feed as every step here runs it: step 5's SQLite
-    file, a free port, sessions idling out as feed-server's do."""
+    file, a free port, sessions idling out as feed-server's do, feed-server's page script."""
     return [str(settings.feed_sqlite_c), "--database", str(SQLITE_FILE), "--port", "0",
-            "--session-idle", settings.demo.session_idle, *extra]
+            "--session-idle", settings.demo.session_idle, "--script", PAGE_SCRIPT["src"], *extra]
 
 
 # --- 2. servers and their responses -------------------------------------------------
@@ -470,9 +476,15 @@ def start_sqlite_pair(settings: Settings, binary: Path) -> tuple[Server, Server,
     feed = harness.start_server("feed-server (SQLite)", feed_server_command(
         binary, settings, "--database", f"sqlite:{SQLITE_FILE}"), OUT / "logs/feed-server-sqlite.log")
     # Only now: feed-server listens once the file is migrated, seeded and holds the form key.
+    cookie = settings.demo.sign_in(feed.port)
+    page = harness.request(feed.port, "/feed?stream=0", cookie=cookie).body.decode()
+    script = re.search(r'<script src="(/_sectional/sectional\.js\?v=[0-9a-f]+)"', page)
+    if script is None:
+        raise Failure("feed-server's /feed links no page script")
+    PAGE_SCRIPT["src"] = script.group(1)
     c = harness.start_server("the C server (SQLite)", feed_sqlite_c_command(settings, "--threads", str(settings.threads)),
                              OUT / "logs/feed-sqlite-c.log", timeout=10)
-    return feed, c, settings.demo.sign_in(feed.port)
+    return feed, c, cookie
 
 
 def fields_compared(answer: harness.Answer) -> list[tuple[str, str]]:

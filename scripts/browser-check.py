@@ -4,7 +4,7 @@
 Builds feed-server, serves Public/ on a free loopback port, and checks that
 /feed, /feed?sections=credit-score,balances, /day and /day?date=2026-11-03
 render exactly the expected sections, in order, with no JavaScript exception
-or console error, and fit 360 px wide. Then clicks through Public/app.js: adds
+or console error, and fit 360 px wide. Then clicks through the framework's page script: adds
 and removes sections in place on /feed and /day, and checks that reloading the
 new URL renders the page the script made (same sections, links, form fields,
 picker and canonical URL), and that picking another day keeps the sections.
@@ -246,7 +246,7 @@ def check_layout(dt, report, base):
 
 
 def check_click(dt, report, step, selector, want_url, want_sections, shot):
-    """Clicks an add or remove link, waits for app.js to update the page in place, checks it."""
+    """Clicks an add or remove link, waits for the page script to update the page in place, checks it."""
     dt.errors.clear()
     dt.evaluate("window.__sameDocument = true")  # gone if the click loads a new page
     dt.click(selector)
@@ -261,9 +261,9 @@ def check_click(dt, report, step, selector, want_url, want_sections, shot):
     report.check(f"{step}: sections {','.join(want_sections)}", state["sections"] == want_sections,
                  f"found {','.join(state['sections'])}")
     report.check(f"{step}: updated in place, no page load", dt.evaluate("window.__sameDocument === true"),
-                 "the click loaded a new page (app.js fell back to a plain link)")
+                 "the click loaded a new page (the page script fell back to a plain link)")
     report.check(f"{step}: no JavaScript errors", not dt.errors, "; ".join(dt.errors))
-    # The page app.js made must be the page the server renders for its URL.
+    # The page the script made must be the page the server renders for its URL.
     dt.navigate()
     fresh = dt.evaluate(SNAPSHOT_JS)
     dt.screenshot(os.path.join(SHOTS, shot + "-reloaded.png"))
@@ -320,7 +320,7 @@ def run(report, work):
     check_page(dt, report, base, "/day", DAY, "day", narrow=True)
     check_page(dt, report, base, "/day?date=2026-11-03", DAY, "day-2026-11-03")
 
-    # 2. Adding and removing sections with app.js, on the feed.
+    # 2. Adding and removing sections with the page script, on the feed.
     dt.navigate(base + "/feed")
     added = FEED + ["recent-activity"]
     state = check_click(dt, report, "add recent-activity", 'nav.section-picker a[data-section="recent-activity"]',

@@ -103,7 +103,7 @@ def nginx_config(work, listen, replicas):
 
 
 class Window:
-    """A browser window's live stream (what app.js opens), read on a thread: events, and the last event id."""
+    """A browser window's live stream (what the page script opens), read on a thread: events, and the last event id."""
 
     def __init__(self, port, cookie, last_event_id=None):
         self.events, self.last_id, self.closed = [], last_event_id, threading.Event()
@@ -166,7 +166,7 @@ def check_windows(proxy_port, replicas, cookie, forms, sam_cookie):
     check("the window on the killed replica sees its stream end", first.closed.wait(5))
     start = time.monotonic()
     request(proxy_port, "POST", "/feed/alerts/restore", body=f"token={forms['/feed/alerts/restore']}", headers=post)
-    reopened = Window(proxy_port, cookie, last_event_id=first.last_id)  # as app.js does, through nginx
+    reopened = Window(proxy_port, cookie, last_event_id=first.last_id)  # as the page script does, through nginx
     caught = reopened.wait_event(start, 5)
     check("reconnected through nginx, the window catches up" + (f" ({caught * 1000:.0f} ms)" if caught is not None else ""),
           caught is not None, f"last id {first.last_id}")

@@ -21,7 +21,7 @@ local mix = {
   {1, "GET", "/day/sections/calendar?date=2026-11-03"}, {2, "GET", "/api/feed/sections"},
   {1, "GET", "/api/feed/sections?add=checkup&pretty"}, {1, "GET", "/api/day/sections?date=2026-11-03"},
   -- static files and a revalidation
-  {2, "GET", "/styles.css"}, {1, "GET", "/app.js"}, {1, "GET", "/favicon.svg"},
+  {2, "GET", "/styles.css"}, {1, "GET", "/_sectional/sectional.js"}, {1, "GET", "/favicon.svg"},
   {1, "GET", "/styles.css", {["If-None-Match"] = "*"}},
   -- unknown ids, bad dates, 404s, a method not allowed, health
   {1, "GET", "/feed?sections=nope"}, {1, "GET", "/feed/sections/nope"}, {1, "GET", "/api/feed/sections?add=bogus"},

@@ -26,7 +26,7 @@ public func buildRouter(
         data.registerMetrics(in: metrics.registry)
     }
     var head = DocumentHead(
-        language: "en", viewport: "width=device-width, initial-scale=1", stylesheets: ["/styles.css"], scripts: ["/app.js"],
+        language: "en", viewport: "width=device-width, initial-scale=1", stylesheets: ["/styles.css"],
         icon: .init(href: "/favicon.svg", type: "image/svg+xml"))
     #if DEBUG
         if settings.environment == .development { head.scripts.append(DevelopmentReload.scriptPath) }

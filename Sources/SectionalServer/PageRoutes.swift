@@ -27,6 +27,8 @@ final class PageRoutes<Page: ComposedPage>: Sendable {
     /// request, they cost 1,200 instructions a feed page.
     private let path: String
     private let documentTitle: String
+    /// The site's head, with the framework's page script ahead of the app's.
+    private let head: DocumentHead
 
     init(page: Page, site: Site, logger: Logger) {
         self.page = page
@@ -39,9 +41,13 @@ final class PageRoutes<Page: ComposedPage>: Sendable {
         )
         path = page.path
         documentTitle = site.documentTitle(page.title)
+        var head = site.head
+        if site.linksPageScript { head.scripts.insert(SectionalScript.path, at: 0) }
+        self.head = head
     }
 
     func register(on router: inout Router) {
+        SectionalScript.register(on: &router)
         let address = PageAddress(path: path)
         router.on(.get, address.path, replying: fullPage)
         router.on(.get, address.fragmentRoute, replying: fragment)
@@ -241,7 +247,7 @@ final class PageRoutes<Page: ComposedPage>: Sendable {
         let canonical = site.linksCanonicalURL ? controller.address?.url(for: plan) : nil
         // A page controller may title itself otherwise than its page.
         let title = controller.title == page.title ? documentTitle : site.documentTitle(controller.title)
-        return PageDocument(title: title, head: site.head, canonicalURL: canonical, root: shell, page: controller)
+        return PageDocument(title: title, head: head, canonicalURL: canonical, root: shell, page: controller)
     }
 
     /// The answer, with who asked for the access log.

@@ -36,6 +36,10 @@ public struct Site: Sendable {
     /// Whether pages link their canonical address (`rel=canonical`), which
     /// names their composition so every spelling of a query maps to one URL.
     public var linksCanonicalURL = true
+    /// Whether pages link the framework's page script (in-place add and
+    /// remove, forms that refresh their card, live cards). A site whose
+    /// pages need none of it may leave it out: they work without it.
+    public var linksPageScript = true
     /// What every document's head carries.
     public var head: DocumentHead
     /// Where error pages lead back to.

@@ -86,7 +86,7 @@ struct FragmentAndJSONTests {
         let root = try await app.get("/")
         #expect(root.status == .seeOther)
         #expect(root.headers["Location"] == "/feed")
-        for (path, type) in [("/styles.css", "text/css"), ("/app.js", "text/javascript"), ("/favicon.svg", "image/svg+xml")] {
+        for (path, type) in [("/styles.css", "text/css"), ("/_sectional/sectional.js", "text/javascript"), ("/favicon.svg", "image/svg+xml")] {
             let file = try await app.get(path)
             #expect(file.status == .ok)
             #expect(file.headers["Content-Type"]?.hasPrefix(type) == true)

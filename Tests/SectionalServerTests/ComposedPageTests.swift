@@ -41,14 +41,33 @@ struct ComposedPageTests {
         #expect(wholePage.children.map(\.id) == ["pinned", "latest"])
     }
 
-    @Test("The document's head is the app's: language, stylesheets and icon, none assumed")
+    @Test("The document's head is the app's: language, stylesheets and icon, none assumed; the one script is the framework's")
     func documentHeadIsTheApps() async throws {
         let client = InProcessClient(NotesApp.router(language: "fr"))
         let page = try await client.get("/notes?stream=0")
         #expect(page.bodyText.hasPrefix("<!DOCTYPE html>\n<html lang=\"fr\">"))
         #expect(page.bodyText.contains(#"<link rel="stylesheet" href="/notes.css">"#))
         #expect(!page.bodyText.contains("favicon"), "no icon unless the app names one")
-        #expect(!page.bodyText.contains("/styles.css") && !page.bodyText.contains("<script"))
+        #expect(!page.bodyText.contains("/styles.css"))
+        #expect(page.bodyText.components(separatedBy: "<script").count == 2, "one script")
+        #expect(page.bodyText.contains(#"<script src="/_sectional/sectional.js?v="#))
+    }
+
+    @Test("The framework serves its page script itself, with its ETag; a browser that has it gets a 304; its version is in the page's link")
+    func pageScript() async throws {
+        let client = InProcessClient(NotesApp.router())
+        let page = try await client.get("/notes?stream=0").bodyText
+        let link = try #require(page.firstMatch(of: #/src="(/_sectional/sectional\.js\?v=([0-9a-f]+))"/#))
+        let script = try await client.get(String(link.output.1))
+        #expect(script.status == .ok)
+        #expect(script.headers["Content-Type"] == "text/javascript; charset=utf-8")
+        #expect(script.headers["ETag"] == "\"\(link.output.2)\"", "the link's version is the script's ETag")
+        #expect(script.bodyText.contains("EventSource") && script.bodyText.contains("data-section-action"))
+        let again = try await client.get("/_sectional/sectional.js", headers: ["If-None-Match": script.headers["ETag"]!])
+        #expect(again.status == .notModified)
+        #expect(again.bodyText.isEmpty)
+        let stale = try await client.get("/_sectional/sectional.js", headers: ["If-None-Match": "\"0\""])
+        #expect(stale.status == .ok)
     }
 
     @Test("A page controller that titles itself otherwise than its page names the document so")

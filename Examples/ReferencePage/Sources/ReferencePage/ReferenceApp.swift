@@ -5,7 +5,7 @@ import SectionalServer
 /// The reference app: its site and its routes. `reference-server` serves
 /// exactly this router, and the tests call it.
 public enum ReferenceApp {
-    /// The site: the document the spec asks for, no banner, pages sent
+    /// The site: the document the spec asks for, no banner, no script, pages sent
     /// whole, with the spec's headers (no `Server-Timing`).
     public static let site = Site(
         name: "Reference",
@@ -13,7 +13,7 @@ public enum ReferenceApp {
         home: .init(path: "/feed", label: "Back to the feed"),
         documentTitle: { $0 },
         settings: PageSettings(streaming: false, serverTiming: false)
-    ).withoutCanonicalLinks()
+    ).asTheSpecAsks()
 
     public static func router(store: any ReferenceStore, logger: Logger = .standardError) -> Router {
         var router = Router(logger: logger)
@@ -25,9 +25,11 @@ public enum ReferenceApp {
 }
 
 extension Site {
-    fileprivate func withoutCanonicalLinks() -> Site {
+    /// The spec's document links no canonical address and no script.
+    fileprivate func asTheSpecAsks() -> Site {
         var site = self
         site.linksCanonicalURL = false
+        site.linksPageScript = false
         return site
     }
 }

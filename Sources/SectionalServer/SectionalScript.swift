@@ -1,0 +1,291 @@
+import HTTPServer
+
+/// The page script every composed page links: adding and removing
+/// sections in place, forms that refresh their card, live cards. An app
+/// adds a script of its own only for its own behaviour; pages work with no
+/// script at all.
+enum SectionalScript {
+    /// Where it is served; the query names its content, so browsers may keep it for good.
+    static let path = "/_sectional/sectional.js?v=" + etagValue
+    static let routePath = "/_sectional/sectional.js"
+
+    /// Its content's hash: the `ETag` and the version in `path`.
+    static let etagValue: String = {
+        // FNV-1a, 64 bits: a cache key, not a secret.
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in source.utf8 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
+        return String(hash, radix: 16)
+    }()
+
+    static let bytes = Array(source.utf8)
+
+    static let source = #"""
+        // Sectional's page script, served by the framework at /_sectional/sectional.js
+        // and linked by every composed page. Progressive enhancement: with
+        // JavaScript, adding or removing a section updates the page in place
+        // (fetching only the new section's fragment) and the address bar, a form
+        // marked data-refresh posts in place and refreshes its card, and live cards
+        // follow their event stream; without it, every link and form works as it is.
+        (() => {
+          "use strict";
+
+          const stack = document.getElementById("stack");
+          if (!stack || !window.fetch || !window.history) return;
+
+          // The JSON twin of a page URL: /feed?x -> /api/feed/sections?x
+          const apiURL = (pageURL) => {
+            const url = new URL(pageURL, location.href);
+            return "/api" + url.pathname + "/sections" + url.search;
+          };
+
+          const fetchText = async (url) => {
+            const response = await fetch(url, { headers: { Accept: "text/html" } });
+            if (!response.ok) throw new Error(url + " answered " + response.status);
+            return response.text();
+          };
+
+          const fragmentElement = (html) => {
+            const template = document.createElement("template");
+            template.innerHTML = html.trim();
+            return template.content.firstElementChild;
+          };
+
+          const sectionElement = (id) => stack.querySelector(':scope > section[data-section="' + CSS.escape(id) + '"]');
+
+          // Rebuilds the "Add a section" links from the page description.
+          const renderPicker = (available) => {
+            let picker = document.querySelector(".section-picker");
+            if (available.length === 0) { if (picker) picker.remove(); return; }
+            if (!picker) {
+              picker = document.createElement("nav");
+              picker.className = "section-picker";
+              picker.setAttribute("aria-label", "Add sections");
+              const heading = document.createElement("h2");
+              heading.textContent = "Add a section";
+              picker.append(heading, document.createElement("ul"));
+              stack.after(picker);
+            }
+            const list = picker.querySelector("ul");
+            list.replaceChildren(...available.map((entry) => {
+              const link = document.createElement("a");
+              link.href = entry.add;
+              link.dataset.sectionAction = "add";
+              link.dataset.section = entry.id;
+              link.textContent = "+ " + entry.title;
+              const item = document.createElement("li");
+              item.append(link);
+              return item;
+            }));
+          };
+
+          // Links and forms inside the sections that carry the page's composition (the
+          // calendar's days, the check-up form) take the new one, as the server renders them.
+          const syncComposition = (description) => {
+            const match = /[?&]sections=([^&#]*)/.exec(description.page);
+            const path = new URL(description.page, location.href).pathname;
+            for (const link of stack.querySelectorAll("a[href]:not([data-section-action])")) {
+              const url = new URL(link.href);
+              if (url.origin !== location.origin || url.pathname !== path) continue;
+              const query = url.search.slice(1).split("&").filter((pair) => pair && !pair.startsWith("sections="));
+              if (match) query.push("sections=" + match[1]);
+              link.href = url.pathname + (query.length ? "?" + query.join("&") : "") + url.hash;
+            }
+            for (const input of document.querySelectorAll('input[type="hidden"][name="sections"]')) {
+              input.value = description.sections.map((s) => s.id).join(",");
+            }
+            // Forms that write send the browser back to the page as it now is.
+            for (const input of stack.querySelectorAll('input[type="hidden"][name="back"]')) input.value = description.page;
+            // An element with data-base-status says whether what is shown is the saved (or default) layout.
+            const layoutStatus = document.querySelector("[data-base-status]");
+            if (layoutStatus) {
+              const isBase = !new URL(description.page, location.href).searchParams.has("sections");
+              layoutStatus.textContent = isBase ? layoutStatus.dataset.baseStatus : "This layout is not saved.";
+            }
+          };
+
+          const applyComposition = async (pageURL) => {
+            const description = await (await fetch(apiURL(pageURL))).json();
+            if (description.error) throw new Error(description.error.message);
+            // Fetch only the sections not on the page yet, all at once.
+            const missing = description.sections.filter((s) => !sectionElement(s.id));
+            const fetched = await Promise.all(missing.map((s) => fetchText(s.fragment)));
+            const fresh = new Map(missing.map((s, i) => [s.id, fragmentElement(fetched[i])]));
+
+            const wanted = new Set(description.sections.map((s) => s.id));
+            for (const element of stack.querySelectorAll(":scope > section[data-section]")) {
+              if (!wanted.has(element.dataset.section)) element.remove();
+            }
+            for (const section of description.sections) {
+              const element = sectionElement(section.id) || fresh.get(section.id);
+              const remove = element.querySelector('[data-section-action="remove"]');
+              if (remove) remove.href = section.remove;
+              stack.append(element); // appending an existing node moves it: page order holds
+            }
+            let empty = stack.querySelector(".stack-empty");
+            if (!empty && description.sections.length === 0) {
+              empty = document.createElement("div");
+              empty.className = "stack-empty";
+              empty.setAttribute("role", "status");
+              empty.textContent = "No sections are shown. Add one below.";
+              const heading = stack.querySelector(":scope > .page-title");
+              if (heading) heading.after(empty); else stack.prepend(empty);
+            }
+            if (empty) empty.hidden = description.sections.length > 0;
+            syncComposition(description);
+            renderPicker(description.available);
+            const canonical = document.querySelector('link[rel="canonical"]');
+            if (canonical) canonical.href = description.page;
+            history.replaceState(null, "", description.page);
+            openLive();  // the stream follows the composition
+          };
+
+          // Focus goes where the reader's attention is after a change: to the heading
+          // of the card that took a removed card's place (or the one above it, or the
+          // picker when none is left), or to the heading of the card just added.
+          const focusHeading = (card) => {
+            const heading = card && card.querySelector("h2");
+            if (!heading) return false;
+            heading.tabIndex = -1;
+            heading.focus();
+            return true;
+          };
+          const cards = () => [...stack.querySelectorAll(":scope > section[data-section]")];
+
+          document.addEventListener("click", (event) => {
+            const link = event.target.closest("a[data-section-action]");
+            if (!link || event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
+            event.preventDefault();
+            // One change at a time: a second click while the first is applied (or
+            // just after, when the next card's link has slid under the pointer) does nothing.
+            if (stack.classList.contains("is-busy")) return;
+            stack.classList.add("is-busy");
+            const action = link.dataset.sectionAction;
+            const card = link.closest("section[data-section]");
+            const place = card ? cards().indexOf(card) : -1;
+            const added = link.dataset.section;
+            applyComposition(link.href)
+              .then(() => {
+                if (action === "add") {
+                  focusHeading(sectionElement(added));
+                } else {
+                  const left = cards();
+                  if (!focusHeading(left[Math.min(place, left.length - 1)])) {
+                    const next = document.querySelector(".section-picker a") || stack;
+                    if (next === stack) stack.tabIndex = -1;
+                    next.focus();
+                  }
+                }
+              })
+              .catch(() => { location.href = link.href; })
+              .finally(() => { setTimeout(() => stack.classList.remove("is-busy"), 400); });
+          });
+
+          // A form inside a section that writes (dismiss an alert, bring alerts
+          // back) posts in place; then only its section is fetched again and
+          // swapped in. Any failure falls back to the ordinary post and page load.
+          document.addEventListener("submit", (event) => {
+            const form = event.target.closest("form[data-refresh]");
+            if (!form || form.dataset.posting) return;
+            event.preventDefault();
+            form.dataset.posting = "1";
+            const id = form.dataset.refresh;
+            const card = sectionElement(id);
+            const fragmentURL = location.pathname.replace(/\/+$/, "") + "/sections/" + encodeURIComponent(id) + location.search;
+            const body = new URLSearchParams(new FormData(form));
+            // "manual": the 303 back to the page is the success signal; the page itself is not needed.
+            fetch(form.action, { method: "POST", body, redirect: "manual" })
+              .then((response) => {
+                if (response.type !== "opaqueredirect" && !response.ok) throw new Error(form.action + " answered " + response.status);
+                return fetchText(fragmentURL);
+              })
+              .then((html) => {
+                const fresh = fragmentElement(html);
+                if (!card || !fresh) throw new Error("no card to refresh");
+                card.replaceWith(fresh);
+                const next = fresh.querySelector("form[data-refresh] button") || fresh.querySelector("h2");
+                if (next) { if (next.tagName === "H2") next.tabIndex = -1; next.focus(); }
+              })
+              .catch(() => { form.submit(); });
+          });
+
+          // Live sections: when a card is marked data-live, the page listens to its
+          // event stream and swaps in each card the server re-renders after a change
+          // (another tab, another device). Focus stays where it was; scroll too.
+          let liveSource = null;
+          let liveURL = "";
+          let liveRetry = 1000;
+          let liveTimer = null;
+          let liveEnded = false;
+          const seenVersions = new Map();  // section id -> version the page shows
+          function openLive() {
+            clearTimeout(liveTimer);
+            const cards = [...stack.querySelectorAll(":scope > section[data-live]")];
+            for (const card of cards) {
+              const version = Number(card.dataset.live || 0);
+              if (!(seenVersions.get(card.dataset.section) >= version)) seenVersions.set(card.dataset.section, version);
+            }
+            const url = new URL(location.pathname.replace(/\/+$/, "") + "/live" + location.search, location.href);
+            // The same composition: the stream already open serves it.
+            if (liveSource && liveURL === url.pathname + url.search) return;
+            if (liveSource) { liveSource.close(); liveSource = null; }
+            if (!window.EventSource || liveEnded || cards.length === 0) return;
+            liveURL = url.pathname + url.search;
+            // A stream opened anew (not the browser's own retry) says what the page already shows.
+            url.searchParams.set("lastEventId", cards.map((card) => card.dataset.section + "=" + (seenVersions.get(card.dataset.section) || 0)).join("."));
+            const source = new EventSource(url.pathname + url.search);
+            liveSource = source;
+            source.addEventListener("open", () => { liveRetry = 1000; });
+            source.addEventListener("section", (event) => {
+              const fresh = fragmentElement(event.data);
+              const old = fresh && sectionElement(fresh.dataset.section);
+              if (!old) return;
+              for (const pair of (event.lastEventId || "").split(".")) {
+                const [id, version] = pair.split("=");
+                if (id) seenVersions.set(id, Number(version));
+              }
+              // Focus goes back to the same control (the same form's button), else to the card's heading.
+              const focused = old.contains(document.activeElement) ? document.activeElement.closest("form") : null;
+              const hadFocus = old.contains(document.activeElement);
+              old.replaceWith(fresh);
+              if (hadFocus) {
+                const same = focused && fresh.querySelector('form[action="' + CSS.escape(focused.getAttribute("action")) + '"] button');
+                const target = same || fresh.querySelector("h2");
+                if (target === fresh.querySelector("h2")) target.tabIndex = -1;
+                target.focus({ preventScroll: true });
+              }
+            });
+            // Replaced by a newer page of this user's, or signed out: not reopened.
+            source.addEventListener("end", () => { source.close(); liveSource = null; liveEnded = true; });
+            source.addEventListener("error", () => {
+              // The browser retries a dropped stream itself, but never one that ended
+              // with a non-200 (a proxy's 502, a 503): reopen that one, backing off.
+              if (source.readyState !== EventSource.CLOSED || liveSource !== source) return;
+              liveSource = null;
+              liveURL = "";
+              liveTimer = setTimeout(openLive, liveRetry);
+              liveRetry = Math.min(liveRetry * 2, 30000);
+            });
+          }
+          openLive();
+        })();
+        """#
+}
+
+extension SectionalScript {
+    /// Serves the script at `routePath`, with its `ETag`; a browser that has it gets a 304.
+    static func register(on router: inout Router) {
+        router.getSynchronously(routePath) { request in response(to: request) }
+    }
+
+    static func response(to request: Request) -> Response {
+        let etag = "\"" + etagValue + "\""
+        let headers: HTTPHeaders = [
+            "Content-Type": "text/javascript; charset=utf-8", "ETag": etag,
+            // The version is in the URL a page links: a new script is a new URL.
+            "Cache-Control": "public, max-age=31536000, immutable", "X-Content-Type-Options": "nosniff",
+        ]
+        let cached = request.headers["If-None-Match"]?.split(separator: ",").contains { $0.trimmingPrefix(" ").trimmingPrefix("W/") == etag }
+        if cached == true { return Response(status: .notModified, headers: headers) }
+        return Response(headers: headers, body: .bytes(bytes))
+    }
+}

@@ -106,7 +106,7 @@ var configuration = ServerConfiguration()
 configuration.port = 0
 configuration.accessLog = false
 let server = try Server.start(configuration, responder: router)
-Logger.standardError.log("port \(server.port)")
+Logger.standardError.info("port \(server.port)")
 TerminationSignals.block()
 _ = TerminationSignals.wait()
 server.stop()
@@ -120,7 +120,7 @@ grep -q '"version" : "0.2.0"' "$work/tide/Package.resolved" || die "Package.reso
 server_pid=$!
 port=
 for _ in $(seq 100); do
-    port=$(sed -n 's/^port //p' "$work/stderr")
+    port=$(sed -n 's/.* info port //p' "$work/stderr")
     [[ -n $port ]] && break
     sleep 0.1
 done

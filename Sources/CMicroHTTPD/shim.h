@@ -12,8 +12,9 @@
 static const uint64_t sectional_size_unknown = MHD_SIZE_UNKNOWN;
 
 /// Starts a daemon on an already listening socket, with the accept policy,
-/// the access handler, the per-request URI and completion callbacks, and
-/// further options in an MHD_OPTION_END-terminated array.
+/// the access handler, the per-request URI and completion callbacks, the
+/// logger of libmicrohttpd's own messages, and further options in an
+/// MHD_OPTION_END-terminated array.
 static inline struct MHD_Daemon *
 sectional_start_daemon(unsigned int flags,
                        MHD_socket listen_fd,
@@ -23,6 +24,7 @@ sectional_start_daemon(unsigned int flags,
                        void *uri_log_cls,
                        MHD_RequestCompletedCallback completed, void *completed_cls,
                        MHD_NotifyConnectionCallback connection_notify, void *connection_notify_cls,
+                       MHD_LogCallback logger, void *logger_cls,
                        const struct MHD_OptionItem *options)
 {
     return MHD_start_daemon(flags, 0, accept_policy, accept_policy_cls, handler, handler_cls,
@@ -30,6 +32,7 @@ sectional_start_daemon(unsigned int flags,
                             MHD_OPTION_URI_LOG_CALLBACK, uri_log, uri_log_cls,
                             MHD_OPTION_NOTIFY_COMPLETED, completed, completed_cls,
                             MHD_OPTION_NOTIFY_CONNECTION, connection_notify, connection_notify_cls,
+                            MHD_OPTION_EXTERNAL_LOGGER, logger, logger_cls,
                             MHD_OPTION_ARRAY, options,
                             MHD_OPTION_END);
 }

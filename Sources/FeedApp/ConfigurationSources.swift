@@ -9,7 +9,7 @@ enum ConfigurationSources {
     /// Flags that take one value.
     static let single: Set<String> = [
         "--host", "--port", "--public", "--threads", "--database", "--db-connections", "--head-timeout", "--section-timeout",
-        "--session-idle", "--session-lifetime", "--drain", "--metrics-port", "--metrics-host", "--log-format", "--live-streams",
+        "--session-idle", "--session-lifetime", "--drain", "--metrics-port", "--metrics-host", "--log-format", "--log-level", "--live-streams",
         "--live-streams-per-user", "--environment",
     ]
     /// Variables of the environment that are not options.

@@ -42,7 +42,11 @@ extension LaunchOptions {
           --metrics-host HOST
                             the metrics listener's address (default 127.0.0.1: never public by accident)
           --log-format text|json
-                            the access log: text on stderr (default), or one JSON object a line on stdout
+                            log lines: text on stderr (default), or one JSON object a line (the access log's
+                            alone on stdout)
+          --log-level debug|info|warning|error
+                            the least a line must matter to be logged (default info; debug adds clients that
+                            left mid-answer and libmicrohttpd's own notes)
           --live-streams N, --live-streams-per-user N
                             open pages kept up to date at once: in all (default 256) and per user (default 8;
                             past it a user's oldest stream ends)

@@ -28,8 +28,10 @@ public struct LaunchOptions: Equatable, Sendable {
     /// Where `/metrics` is served: off unless a port is given; loopback unless told otherwise.
     public var metricsPort: Int?
     public var metricsHost = "127.0.0.1"
-    /// The access log's lines.
-    public var logFormat = AccessLogFormat.text
+    /// How log lines are written: text, or one JSON object a line (the access log's then alone on standard output).
+    public var logFormat = Logger.Format.text
+    /// Log lines below this level are dropped.
+    public var logLevel = Logger.Level.info
     /// Live page streams per user, and in all (well below the connection limit, 1,024).
     public var liveStreamsPerUser = 8
     public var liveStreams = 256
@@ -123,8 +125,14 @@ public struct LaunchOptions: Equatable, Sendable {
             case "--metrics-host": options.metricsHost = try value()
             case "--log-format":
                 let text = try value()
-                guard let format = AccessLogFormat(rawValue: text) else { throw .invalidValue(flag: source, value: text, expected: "text or json") }
+                guard let format = Logger.Format(rawValue: text) else { throw .invalidValue(flag: source, value: text, expected: "text or json") }
                 options.logFormat = format
+            case "--log-level":
+                let text = try value()
+                guard let level = Logger.Level(text) else {
+                    throw .invalidValue(flag: source, value: text, expected: "debug, info, warning or error")
+                }
+                options.logLevel = level
             case "--drain":
                 let text = try value()
                 guard let duration = parseDuration(text) else {
@@ -206,7 +214,6 @@ public struct LaunchOptions: Equatable, Sendable {
         configuration.port = port
         configuration.threads = threads
         configuration.accessLog = !quiet
-        configuration.accessLogFormat = logFormat
         configuration.requestHeadTimeout = headTimeout
         return configuration
     }

@@ -1,5 +1,9 @@
 import CMicroHTTPD
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// The C callbacks libmicrohttpd calls on its worker threads. They live here,
 /// outside any actor, and capture nothing: their state comes through `cls`.
 enum MHDCallbacks {
@@ -50,6 +54,19 @@ enum MHDCallbacks {
                 socketContext.pointee = nil
                 core.connections.closed(Unmanaged<ConnectionRegistry.Tracked>.fromOpaque(pointer).takeRetainedValue())
             }
+        }
+    }
+
+    /// libmicrohttpd's own messages ("Failed to send data", a client that
+    /// left mid-answer): notes on one connection, at `debug`.
+    static let log: MHD_LogCallback = { cls, format, arguments in
+        guard let cls, let format, let arguments else { return }
+        withCore(cls) { core in
+            guard core.logger.logs(.debug) else { return }
+            var line = [CChar](repeating: 0, count: 512)
+            _ = vsnprintf(&line, line.count, format, arguments)
+            let text = String(decoding: line.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            core.logger.debug("libmicrohttpd: " + text.trimmingPrefix(" ").split(separator: "\n").joined(separator: " "))
         }
     }
 

@@ -258,7 +258,7 @@ public struct Router: Responder {
             return response
         }
         let cause = "\(request.method) \(request.path): \(String(reflecting: error))"
-        logger.log("error: " + cause)
+        logger.error(cause)
         let message = showingCause ? "The server failed to answer \(cause)" : "The server failed to answer; the error is logged."
         return errorResponder(HTTPError(.internalServerError, message), request)
     }

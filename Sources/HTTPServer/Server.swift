@@ -92,6 +92,7 @@ public final class Server: Sendable {
                 MHDCallbacks.requestStarted, cls,
                 MHDCallbacks.completed, cls,
                 MHDCallbacks.connectionChanged, cls,
+                MHDCallbacks.log, cls,
                 items.baseAddress)
         }
     }

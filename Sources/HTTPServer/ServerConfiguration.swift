@@ -54,10 +54,9 @@ public struct ServerConfiguration: Sendable {
     public var connectionMemoryLimit = 36 * 1024
     /// Bytes of request body read (and dropped) before the answer is 413.
     public var requestBodyLimit = 64 * 1024
-    /// One line per request on the logger: method, path, status, bytes, microseconds.
+    /// One line per request on the logger, in its format: method, path,
+    /// status, bytes, microseconds; as JSON, the line is a record of its own.
     public var accessLog = true
-    /// The access log's lines: text for people, or one JSON object a line for machines.
-    public var accessLogFormat = AccessLogFormat.text
     /// Told of every request once it is complete: metrics.
     public var requestObserver: (@Sendable (CompletedRequest) -> Void)?
     /// How long `stop()` lets requests in flight finish.
@@ -71,12 +70,6 @@ public struct ServerConfiguration: Sendable {
 }
 
 /// How the access log writes a line.
-public enum AccessLogFormat: String, Sendable {
-    /// `GET /feed 200 4096B 812us [load-balances;dur=0.120]`
-    case text
-    /// `{"time":"…","method":"GET","path":"/feed","status":200,…}`, and nothing else on the stream.
-    case json
-}
 
 /// A request as it ended, for metrics.
 public struct CompletedRequest: Sendable {

@@ -100,6 +100,9 @@ final class ServerCore: Sendable {
         if let tracked = state.tracked { connections.requestEnded(tracked) }
         // A client that left mid-answer leaves nothing running behind it.
         state.cancelTask()
+        if termination.rawValue != 0 {  // not MHD_REQUEST_TERMINATED_COMPLETED_OK
+            logger.debug("\(state.method) \(state.target): ended before its answer was complete (\(termination))")
+        }
         guard configuration.accessLog || configuration.requestObserver != nil else { return }
         if let stream = state.stream { state.sentBytes = stream.sentBytes }
         let nanoseconds = DispatchTime.now().uptimeNanoseconds - state.startedAt
@@ -108,13 +111,13 @@ final class ServerCore: Sendable {
                 method: state.method, route: state.route ?? "unmatched", status: state.status, bytes: state.sentBytes,
                 duration: .nanoseconds(Int64(nanoseconds))))
         guard configuration.accessLog else { return }
-        switch configuration.accessLogFormat {
+        switch logger.format {
         case .text:
             let status = state.status == 0 ? "- (\(termination))" : String(state.status)
             let timing = state.timing.map { " [\($0.headerValue)]" } ?? ""
-            logger.log("\(state.method) \(state.target) \(status) \(state.sentBytes)B \(nanoseconds / 1000)us\(timing)")
+            logger.info("\(state.method) \(state.target) \(status) \(state.sentBytes)B \(nanoseconds / 1000)us\(timing)")
         case .json:
-            logger.log(AccessLogLine(state: state, microseconds: nanoseconds / 1000, termination: "\(termination)").json)
+            logger.write(AccessLogLine(state: state, microseconds: nanoseconds / 1000, termination: "\(termination)").json)
         }
     }
 
@@ -213,7 +216,7 @@ final class ServerCore: Sendable {
         } catch let error as HTTPError {
             return error.response()
         } catch {
-            logger.log("error: \(method) \(path): \(String(reflecting: error))")
+            logger.error("\(method) \(path): \(String(reflecting: error))")
             return HTTPError(.internalServerError, "The server failed to answer; the error is logged.").response()
         }
     }

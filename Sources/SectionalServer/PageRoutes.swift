@@ -261,14 +261,16 @@ final class PageRoutes<Page: ComposedPage>: Sendable {
         PageAddress(path: path, context: page.linkContext(context))
     }
 
-    /// Sections that fell back are logged; the page still answers.
+    /// Sections that fell back are logged; the page still answers. Loads
+    /// cut because the client left are no warning: nobody saw a fallback.
     private func log(_ report: LoadReport) {
         site.settings.onLoadReport?(page.name, report)
+        let level: Logger.Level = Task.isCancelled ? .debug : .warning
         for outcome in report.outcomes {
             switch outcome.status {
             case .ok: continue
-            case .failed(let reason): logger.log("section \(outcome.id) failed to load: \(reason)")
-            case .timedOut: logger.log("section \(outcome.id) timed out after \(outcome.duration)")
+            case .failed(let reason): logger.log(level, "section \(outcome.id) failed to load: \(reason)")
+            case .timedOut: logger.log(level, "section \(outcome.id) timed out after \(outcome.duration)")
             }
         }
     }

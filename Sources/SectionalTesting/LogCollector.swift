@@ -10,13 +10,14 @@ import Synchronization
 /// ```
 public final class LogCollector: Sendable {
     private let collected = Mutex<[String]>([])
+    private let level: Logger.Level
 
-    /// A collector with no line yet.
-    public init() {}
+    /// A collector with no line yet, of the lines at `level` and above.
+    public init(level: Logger.Level = .info) { self.level = level }
 
     /// A logger whose lines this collector keeps: hand it to the router or the server.
     public var logger: Logger {
-        Logger { [self] line in collected.withLock { $0.append(line) } }
+        Logger(level: level) { [self] line in collected.withLock { $0.append(line) } }
     }
 
     /// Every line logged so far, in order.

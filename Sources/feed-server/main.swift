@@ -31,7 +31,7 @@ let arguments = Array(CommandLine.arguments.dropFirst())
 if AdminCommand.handles(arguments) {
     let outcome = try waitHere { await AdminCommand.run(arguments, environment: environment, readLine: { readLine() }) }
     for line in outcome.output { print(line) }
-    for line in outcome.errors { Logger.standardError.log(line) }
+    for line in outcome.errors { Logger.standardError.write(line) }
     exit(outcome.status)
 }
 
@@ -45,23 +45,26 @@ do {
     print("feed-server \(version) (commit \(buildCommit))")
     exit(0)
 } catch {
-    Logger.standardError.log("feed-server: \(error)")
+    Logger.standardError.write("feed-server: \(error)")
     exit(2)
 }
 
+/// The process's messages, at the level and in the format asked for.
+let log = Logger.standardError.with(level: options.logLevel, format: options.logFormat)
+
 if let unknown = options.simulatedFaults.keys.sorted().first(where: { !allSectionIDs.contains(SectionID($0)) }) {
-    Logger.standardError.log(
+    log.error(
         "feed-server: --simulate names no section '\(unknown)'; sections: \(allSectionIDs.map(\.rawValue).joined(separator: ", "))")
     exit(2)
 }
 for (section, fault) in options.simulatedFaults.sorted(by: { $0.key < $1.key }) {
-    Logger.standardError.log("feed-server: SIMULATING \(fault) for section \(section)")
+    log.warning("feed-server: SIMULATING \(fault) for section \(section)")
 }
 
 // Before the database: a wrong folder must not leave a new, seeded database behind.
 var publicInfo = stat()
 guard stat(options.publicDirectory, &publicInfo) == 0, publicInfo.st_mode & S_IFMT == S_IFDIR else {
-    Logger.standardError.log(
+    log.error(
         "feed-server: --public '\(options.publicDirectory)' is not a directory (run from the project's folder, or pass --public DIR)")
     exit(2)
 }
@@ -72,11 +75,11 @@ do {
     let (location, connections, seed) = (options.database, options.databaseConnections, options.seed)
     data = try waitHere { try await AppData.open(location, connections: connections, seed: seed) }
 } catch {
-    Logger.standardError.log("feed-server: \(error)")
+    log.error("feed-server: \(error)")
     exit(1)
 }
 guard !data.users.isEmpty else {
-    Logger.standardError.log("feed-server: the database has no users; start once without --no-seed to add the demo users")
+    log.error("feed-server: the database has no users; start once without --no-seed to add the demo users")
     exit(1)
 }
 
@@ -96,10 +99,10 @@ var metricsServer: Server?
 if let metrics, let port = options.metricsPort {
     metrics.trackRequestsInFlight { serving.requestsInFlight }
     do {
-        metricsServer = try startMetricsListener(metrics, host: options.metricsHost, port: port)
-        Logger.standardError.log("feed-server: metrics on http://\(options.metricsHost):\(metricsServer!.port)/metrics")
+        metricsServer = try startMetricsListener(metrics, host: options.metricsHost, port: port, logger: log)
+        log.info("feed-server: metrics on http://\(options.metricsHost):\(metricsServer!.port)/metrics")
     } catch {
-        Logger.standardError.log("feed-server: metrics listener: \(error)")
+        log.error("feed-server: metrics listener: \(error)")
         exit(1)
     }
 }
@@ -107,19 +110,20 @@ let server: Server
 do {
     let router = try buildRouter(
         publicDirectory: options.publicDirectory, data: data, settings: options.appSettings, readiness: readiness, metrics: metrics,
-        live: live)
+        live: live, logger: log)
     var configuration = options.serverConfiguration
     configuration.requestObserver = metrics?.observe
     // JSON lines go alone on standard output; messages stay on standard error.
-    server = try Server.start(configuration, responder: router, logger: options.logFormat == .json ? .standardOutput : .standardError)
+    let serverLog = options.logFormat == .json ? Logger.standardOutput.with(level: options.logLevel, format: .json) : log
+    server = try Server.start(configuration, responder: router, logger: serverLog)
     serving.set(server)
 } catch {
-    Logger.standardError.log("feed-server: \(error)")
+    log.error("feed-server: \(error)")
     exit(1)
 }
 
-Logger.standardError.log("feed-server: data in \(options.database)")
-Logger.standardError.log("feed-server: listening on http://\(options.host):\(server.port)/feed")
+log.info("feed-server: data in \(options.database)")
+log.info("feed-server: listening on http://\(options.host):\(server.port)/feed")
 let signal = TerminationSignals.wait()
 // First out of the load balancer (/readyz answers 503), still serving; then stop.
 // Live streams end first (their pages reconnect to another replica), so stopping stays fast.
@@ -127,10 +131,10 @@ live.closeAll()
 readiness.startDraining()
 server.beginDraining()
 if options.drain > .zero {
-    Logger.standardError.log("feed-server: signal \(signal), draining for \(options.drain) (/readyz answers 503)")
+    log.info("feed-server: signal \(signal), draining for \(options.drain) (/readyz answers 503)")
     drainPause(options.drain)
 }
-Logger.standardError.log("feed-server: stopping")
+log.info("feed-server: stopping")
 server.stop()
 metricsServer?.stop()
 listener?.stop()
@@ -145,8 +149,8 @@ final class ServingServer: Sendable {
 }
 
 /// `/metrics` on a listener of its own: never on the public port by accident.
-func startMetricsListener(_ metrics: ServerMetrics, host: String, port: Int) throws -> Server {
-    var router = Router()
+func startMetricsListener(_ metrics: ServerMetrics, host: String, port: Int, logger: Logger) throws -> Server {
+    var router = Router(logger: logger)
     router.getSynchronously("/metrics") { _ in
         Response(contentType: "text/plain; version=0.0.4; charset=utf-8", body: metrics.registry.exposition())
     }
@@ -155,7 +159,7 @@ func startMetricsListener(_ metrics: ServerMetrics, host: String, port: Int) thr
     configuration.port = port
     configuration.threads = 1
     configuration.accessLog = false
-    return try Server.start(configuration, responder: router)
+    return try Server.start(configuration, responder: router, logger: logger)
 }
 
 /// Waits on this thread while the server goes on serving; a second SIGTERM or SIGINT cuts the pause short.

@@ -61,6 +61,14 @@ import Testing
         #expect(throws: Problem.versionRequested) { try LaunchOptions.parse(["--version"]) }
     }
 
+    @Test("--log-level and --log-format set how the process logs, from a flag or the environment")
+    func logging() throws {
+        let options = try LaunchOptions.parse(["--log-level", "debug"], environment: ["SECTIONAL_LOG_FORMAT": "json"])
+        #expect(options.logLevel == .debug)
+        #expect(options.logFormat == .json)
+        #expect(try LaunchOptions.parse([]).logLevel == .info)
+    }
+
     @Test func laterFlagWins() throws {
         #expect(try LaunchOptions.parse(["--port", "1", "--port", "2"]).port == 2)
     }
@@ -83,6 +91,8 @@ import Testing
         (["--head-timeout"], Problem.missingValue("--head-timeout")),
         (["--head-timeout", "0s"], Problem.invalidValue(flag: "--head-timeout", value: "0s", expected: "a duration such as 5s or 500ms")),
         (["--head-timeout", "soon"], Problem.invalidValue(flag: "--head-timeout", value: "soon", expected: "a duration such as 5s or 500ms")),
+        (["--log-level", "verbose"], Problem.invalidValue(flag: "--log-level", value: "verbose", expected: "debug, info, warning or error")),
+        (["--log-format", "xml"], Problem.invalidValue(flag: "--log-format", value: "xml", expected: "text or json")),
     ])
     func badCommandLineNamesTheProblem(arguments: [String], problem: Problem) {
         #expect(throws: problem) { try LaunchOptions.parse(arguments) }

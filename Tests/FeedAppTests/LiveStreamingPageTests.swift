@@ -7,10 +7,12 @@ import Testing
 @Suite("Streamed pages over a real socket", .timeLimit(.minutes(1)))
 struct LiveStreamingPageTests {
     /// The app on `store`, and the `Cookie` line of a signed-in session.
-    private func app(_ store: ControlledFeedStore, timeout: Duration = .seconds(30)) async throws -> (Router, String) {
+    private func app(
+        _ store: ControlledFeedStore, timeout: Duration = .seconds(30), log: LogCollector = LogCollector()
+    ) async throws -> (Router, String) {
         let data = try AppData.memory().replacingFeed(with: store)
         let router = try buildRouter(
-            publicDirectory: AppHarness.publicDirectory, data: data, settings: AppSettings(sectionTimeout: timeout), logger: LogCollector().logger)
+            publicDirectory: AppHarness.publicDirectory, data: data, settings: AppSettings(sectionTimeout: timeout), logger: log.logger)
         return (router, "Cookie: " + (try await InProcessClient(router).signIn()))
     }
 
@@ -33,11 +35,12 @@ struct LiveStreamingPageTests {
         #expect(!early.contains("credit-score-title"), "credit score was sent before its load finished")
     }
 
-    @Test("A client that leaves mid-page cancels the remaining loads and leaves nothing behind")
+    @Test("A client that leaves mid-page cancels the remaining loads, leaves nothing behind and is no error in the log, only a note at debug")
     func clientGoneMidPage() async throws {
         let store = ControlledFeedStore(gated: ["credit-score"])
-        let (router, cookie) = try await app(store, timeout: .milliseconds(500))
-        try await withLiveServer(router) { server in
+        let log = LogCollector(level: .debug)
+        let (router, cookie) = try await app(store, timeout: .milliseconds(500), log: log)
+        try await withLiveServer(router, logger: log.logger) { server in
             let sawHead = try await onOwnThread { [port = server.port] () -> Bool in
                 let client = try RawHTTPClient(port: port, timeout: .seconds(10))
                 try client.send("GET /feed HTTP/1.1\r\nHost: x\r\n\(cookie)\r\n\r\n")
@@ -51,6 +54,10 @@ struct LiveStreamingPageTests {
             #expect(server.requestsInFlight == 0)
             #expect(store.runningLoads == 0)
         }
+        // A line is `TIME LEVEL MESSAGE`.
+        let levels = log.lines.map { $0.split(separator: " ").dropFirst().first.map(String.init) ?? "" }
+        #expect(!levels.contains("error"), "\(log.lines)")
+        #expect(log.lines.contains { $0.contains(" debug GET /feed: ended before its answer was complete") }, "\(log.lines)")
     }
 
     @Test("The server stops gracefully with a stream in flight")

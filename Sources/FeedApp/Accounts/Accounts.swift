@@ -89,8 +89,12 @@ struct Accounts: SignIn {
             return Self.visitor(session.user, session: hash)
         } catch let error as HTTPError {
             throw error
+        } catch is CancellationError {
+            // The client left before its session was read: nobody is waiting for the answer.
+            logger.debug("accounts: the session read was cancelled, its client gone")
+            throw HTTPError(.serviceUnavailable, "The request was cancelled.")
         } catch {
-            logger.log("accounts: the session could not be read: \(error)")
+            logger.error("accounts: the session could not be read: \(error)")
             throw HTTPError(.serviceUnavailable, "Sign-in is unavailable for a moment; try again.")
         }
     }

@@ -68,7 +68,7 @@ struct FeedPage: ComposedPage {
         do {
             return try await layouts.savedLayout(of: context.forms.user, page: name)
         } catch {
-            logger.log("feed: the saved layout could not be read, showing the defaults: \(error)")
+            logger.warning("feed: the saved layout could not be read, showing the defaults: \(error)")
             return nil
         }
     }

@@ -3,15 +3,16 @@
 ///
 /// ```swift
 /// Response(headers: ["Content-Type": "text/html"], body: .stream(ResponseStream { writer in
-///     writer.write(Array("<p>first</p>".utf8))
+///     await writer.write(Array("<p>first</p>".utf8))
 ///     try? await Task.sleep(for: .milliseconds(100))
-///     writer.write(Array("<p>second</p>".utf8))
+///     await writer.write(Array("<p>second</p>".utf8))
 /// }))
 /// ```
 ///
 /// The server runs `produce` in the task that computed the response and
-/// sends what it writes with chunked transfer encoding; when the client goes
-/// away, that task is cancelled and further writes are dropped.
+/// sends what it writes with chunked transfer encoding; a client that reads
+/// slowly makes each write wait for room, and when the client goes away,
+/// that task is cancelled and further writes are dropped.
 public struct ResponseStream: Sendable {
     private let producer: @Sendable (ResponseBodyWriter) async -> Void
 
@@ -36,8 +37,28 @@ public struct ResponseBodyWriter: Sendable {
         self.sink = sink
     }
 
-    /// Sends `bytes` after everything written before; empty writes are ignored.
-    public func write(_ bytes: [UInt8]) {
+    /// Bytes a writer leaves unsent before its next write waits for the
+    /// client to take them: a slow client slows its producer, which holds
+    /// no more than this (and the write in hand) for it.
+    public static let backlogLimit = 256 * 1024
+
+    /// Sends `bytes` after everything written before, first waiting (no
+    /// thread held) while more than `backlogLimit` bytes written before are
+    /// still unsent. Once the client is gone it returns at once, writing
+    /// nothing. Empty writes are ignored.
+    public func write(_ bytes: [UInt8]) async {
+        guard !bytes.isEmpty else { return }
+        if sink.unsentBytes > Self.backlogLimit {
+            await withCheckedContinuation { (drained: CheckedContinuation<Void, Never>) in sink.whenDrained { drained.resume() } }
+        }
+        sink.write(bytes)
+    }
+
+    /// Sends `bytes` without waiting, for a producer that cannot suspend
+    /// where it writes: a page's cards, written as each load ends, whose
+    /// whole is bounded by the page. Past the stream's hard limit (4 MiB
+    /// unsent) the stream ends with an error.
+    package func writeWithoutWaiting(_ bytes: [UInt8]) {
         guard !bytes.isEmpty else { return }
         sink.write(bytes)
     }

@@ -54,7 +54,8 @@ final class StreamContext: ResponseBodySink, @unchecked Sendable {
     deinit { core.liveStreams.subtract(1, ordering: .relaxed) }
 
     /// Bytes a stream may hold for a client that reads slowly: far above any page,
-    /// and a bound on what a reader that trickles (or a long-lived event stream) can cost.
+    /// and a bound on what a reader that trickles can cost a producer that
+    /// does not wait (`ResponseBodyWriter.write` waits long before it).
     static let queueLimit = 4 << 20
 
     func write(_ bytes: [UInt8]) {
@@ -85,13 +86,16 @@ final class StreamContext: ResponseBodySink, @unchecked Sendable {
     }
 
     func abandon() {
+        var waiting: [@Sendable () -> Void] = []
         let wake = state.withLock { state -> Bool in
             state.overflowed = true
             state.chunks = []
             state.queued = 0
-            state.onDrained = []
+            swap(&waiting, &state.onDrained)
             return state.takeParkedReader()
         }
+        // A producer waiting for room goes on, to find the stream closed.
+        for action in waiting { action() }
         if wake { core.unpark(self) }
     }
 
@@ -159,10 +163,13 @@ final class StreamContext: ResponseBodySink, @unchecked Sendable {
 
     /// The response is gone: drop further writes, and stop the producer.
     func release() {
+        var waiting: [@Sendable () -> Void] = []
         state.withLock { state in
             state.released = true
-            state.onDrained = []
+            swap(&waiting, &state.onDrained)
         }
+        // A producer waiting for room goes on, to find the stream closed.
+        for action in waiting { action() }
         onRelease()
     }
 

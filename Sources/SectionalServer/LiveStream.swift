@@ -65,7 +65,7 @@ struct LiveStream<Page: ComposedPage>: Sendable {
         /// has. A stream holds one write's bytes, not a backlog.
         func run(_ subscription: LiveSubscription, sent: [SectionID: Int], into writer: ResponseBodyWriter) async {
             var sent = sent
-            writer.write(Array("retry: 1000\n\n".utf8))
+            await writer.write(Array("retry: 1000\n\n".utf8))
             // What changed since the versions the client has (its last event, or the page's cards).
             var behind = Set(keys.filter { sent[$0.id] != nil && sent[$0.id] != version(of: $0.keys) }.map(\.id))
             for entry in keys where sent[entry.id] == nil { sent[entry.id] = version(of: entry.keys) }
@@ -76,7 +76,7 @@ struct LiveStream<Page: ComposedPage>: Sendable {
                 for await change in subscription.changes {
                     if change.key == LiveHub.endKey {
                         // Replaced by a newer page of the user's, or signed out: the script must not reopen it.
-                        writer.write(Array("event: end\ndata: \(change.version == 0 ? "replaced" : "signed-out")\n\n".utf8))
+                        await writer.write(Array("event: end\ndata: \(change.version == 0 ? "replaced" : "signed-out")\n\n".utf8))
                         break
                     }
                     if change.key == LiveHub.nudgeKey { nudgeAsked = false }
@@ -116,7 +116,7 @@ struct LiveStream<Page: ComposedPage>: Sendable {
                     writer.abandon()
                     return subscription.end()
                 }
-                if unsent == 0 { writer.write(Array(":hb\n\n".utf8)) }
+                if unsent == 0 { await writer.write(Array(":hb\n\n".utf8)) }
                 guard writer.isOpen else { return subscription.end() }
                 if await context() == nil { return subscription.end() }
             }
@@ -162,7 +162,7 @@ struct LiveStream<Page: ComposedPage>: Sendable {
                     index += 1
                 }
                 for line in lines { event += "data: " + String(decoding: line, as: UTF8.self) + "\n" }
-                writer.write(Array((event + "\n").utf8))
+                await writer.write(Array((event + "\n").utf8))
             }
             return writer.isOpen
         }

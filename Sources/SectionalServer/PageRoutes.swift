@@ -130,7 +130,7 @@ final class PageRoutes<Page: ComposedPage>: Sendable {
                 ResponseStream { [self] writer in
                     // Made in the stream's task: a controller tree stays in the task that made it.
                     let document = makeDocument(plan: plan, context: context)
-                    let report = await document.stream(order, loading: site.settings.loadOptions) { writer.write($0) }
+                    let report = await document.stream(order, loading: site.settings.loadOptions) { writer.writeWithoutWaiting($0) }
                     log(report)
                 }))
     }

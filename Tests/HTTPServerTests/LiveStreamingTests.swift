@@ -51,12 +51,12 @@ struct LiveStreamingTests {
                 body: .stream(
                     ResponseStream { writer in
                         log.record("started")
-                        writer.write(Array("first".utf8))
+                        await writer.write(Array("first".utf8))
                         await gate.wait()
-                        writer.write(Array("second".utf8))
+                        await writer.write(Array("second".utf8))
                         while keepWriting && writer.isOpen && !Task.isCancelled {
                             try? await Task.sleep(for: .milliseconds(5))
-                            writer.write(Array("more".utf8))
+                            await writer.write(Array("more".utf8))
                         }
                         log.record(Task.isCancelled ? "cancelled" : "done")
                     }))
@@ -135,6 +135,40 @@ struct LiveStreamingTests {
     }
 }
 
+@Suite("A client that reads slowly", .timeLimit(.minutes(1)))
+struct SlowReaderTests {
+    @Test("makes the producer wait, never fail: 16 MiB arrive whole, and the producer is never more than its backlog ahead")
+    func slowReaderHoldsTheProducer() async throws {
+        let chunk = [UInt8](repeating: UInt8(ascii: "x"), count: 256 * 1024)
+        let produced = Atomic<Int>(0)
+        let mostUnsent = Mutex(0)
+        var router = Router(logger: LogCollector().logger)
+        router.get("/big") { _ in
+            streamed { writer in
+                for _ in 0..<64 {
+                    await writer.write(chunk)
+                    produced.add(chunk.count, ordering: .relaxed)
+                    mostUnsent.withLock { $0 = max($0, writer.unsentBytes) }
+                }
+            }
+        }
+        try await withLiveServer(router) { server in
+            let received = try await onOwnThread { [port = server.port] () -> Int in
+                let client = try RawHTTPClient(port: port, timeout: .seconds(20))
+                try client.send("GET /big HTTP/1.1\r\nHost: x\r\n\r\n")
+                _ = try client.readResponse(toHead: true)
+                // Two writes go out unasked; the reader takes nothing until they have.
+                while produced.load(ordering: .relaxed) < 2 * chunk.count { usleep(1000) }
+                var total = 0
+                while let piece = try client.readChunk() { total += piece.count }
+                return total
+            }
+            #expect(received == 64 * chunk.count, "every byte arrived; the old hard limit ended the stream at 4 MiB")
+        }
+        #expect(mostUnsent.withLock { $0 } <= ResponseBodyWriter.backlogLimit + chunk.count)
+    }
+}
+
 @Suite("Streams leak nothing")
 struct StreamLeakTests {
     @Test("Every finished stream, with its request, is freed")
@@ -161,13 +195,10 @@ struct FinishedStreamTests {
     func sentWhole() async throws {
         var router = Router(logger: LogCollector().logger)
         router.get("/quick") { _ in
-            Response(
-                headers: ["Content-Type": "text/plain"],
-                body: .stream(
-                    ResponseStream { writer in
-                        writer.write(Array("head,".utf8))
-                        writer.write(Array("body".utf8))
-                    }))
+            streamed { writer in
+                await writer.write(Array("head,".utf8))
+                await writer.write(Array("body".utf8))
+            }
         }
         try await withLiveServer(router) { server in
             let response = try await onOwnThread { try RawHTTPClient(port: server.port).request("/quick") }
@@ -203,8 +234,13 @@ private func twoPartStream(_ first: String, _ second: String) -> Response {
     Response(
         body: .stream(
             ResponseStream { writer in
-                writer.write(Array(first.utf8))
+                await writer.write(Array(first.utf8))
                 await Task.yield()
-                writer.write(Array(second.utf8))
+                await writer.write(Array(second.utf8))
             }))
+}
+
+/// A plain-text answer written by `produce`.
+private func streamed(_ produce: @escaping @Sendable (ResponseBodyWriter) async -> Void) -> Response {
+    Response(headers: ["Content-Type": "text/plain"], body: .stream(ResponseStream(produce)))
 }

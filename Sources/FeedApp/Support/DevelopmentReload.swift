@@ -27,10 +27,10 @@ enum DevelopmentReload {
         router.get(streamPath) { _ in
             let stream = ResponseStream { writer in
                 // EventSource reconnects after `retry` ms, to whichever server answers then.
-                writer.write(Array("retry: 300\nevent: start\ndata: \(start)\n\n".utf8))
+                await writer.write(Array("retry: 300\nevent: start\ndata: \(start)\n\n".utf8))
                 while writer.isOpen && !Task.isCancelled {
                     try? await Task.sleep(for: .seconds(15))
-                    writer.write(Array(":\n\n".utf8))
+                    await writer.write(Array(":\n\n".utf8))
                 }
             }
             return Response(headers: ["Content-Type": "text/event-stream", "Cache-Control": "no-store"], body: .stream(stream))

@@ -16,7 +16,8 @@ struct LiveStream<Page: ComposedPage>: Sendable {
     static var stalledBeats: Int { 2 }
 
     func open(_ request: Request) async throws(HTTPError) -> Response {
-        let (visit, context, plan) = try await routes.compose(request, for: .script)
+        var visit = Visit.nobody
+        let (context, plan) = try await routes.compose(request, for: .script, visit: &visit)
         let live = routes.makePage(plan: plan, context: context).children.filter { !$0.liveKeys.isEmpty }
         guard !live.isEmpty else { throw HTTPError(.notFound, "This composition of the \(page.name) has no live section.") }
         let keys = live.map { (id: $0.id, keys: $0.liveKeys) }
@@ -129,7 +130,7 @@ struct LiveStream<Page: ComposedPage>: Sendable {
         /// an open tab does not keep a session from idling out.
         private func context() async -> Page.Context? {
             guard let visit = try? await routes.visit(request, for: .script, renewing: false) else { return nil }
-            return try? await page.context(from: request, visitor: visit.visitor)
+            return try? await page.context(from: request, visitor: visit.visitor(as: Page.User.self))
         }
 
         /// Renders the sections for the stream's visitor and sends each as an event. `false` when the visitor is gone.

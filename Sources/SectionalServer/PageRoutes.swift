@@ -64,7 +64,8 @@ final class PageRoutes<Page: ComposedPage>: Sendable {
     }
 
     private func fullPageResponse(_ request: Request) async throws(HTTPError) -> Response {
-        let (visit, context, plan) = try await compose(request, for: .browser)
+        var visit = Visit.nobody
+        let (context, plan) = try await compose(request, for: .browser, visit: &visit)
         let response: Response
         switch try delivery(for: request) {
         case .whole: response = await wholePage(makeDocument(plan: plan, context: context))
@@ -143,7 +144,8 @@ final class PageRoutes<Page: ComposedPage>: Sendable {
     }
 
     private func fragmentResponse(_ request: Request, _ id: SectionID) async throws(HTTPError) -> Response {
-        let (visit, context, plan) = try await compose(request, for: .browser)
+        var visit = Visit.nobody
+        let (context, plan) = try await compose(request, for: .browser, visit: &visit)
         let (controller, section) = try fragmentTree(id, plan: plan, context: context)
         let report = await section.loadTree(site.settings.loadOptions)
         return withLogUser(card(section, of: controller, report), visit)
@@ -187,13 +189,14 @@ final class PageRoutes<Page: ComposedPage>: Sendable {
     }
 
     private func descriptionResponse(_ request: Request) async throws(HTTPError) -> Response {
-        let (visit, context, plan) = try await compose(request, for: .script)
+        var visit = Visit.nobody
+        let (context, plan) = try await compose(request, for: .script, visit: &visit)
         let report = await makePage(plan: plan, context: context).loadTree(site.settings.loadOptions)
         return describing(plan, context, report, request, visit)
     }
 
     private func describing(
-        _ plan: CompositionPlan, _ context: Page.Context, _ report: LoadReport, _ request: Request, _ visit: Visit<Page.User>
+        _ plan: CompositionPlan, _ context: Page.Context, _ report: LoadReport, _ request: Request, _ visit: Visit
     ) -> Response {
         log(report)
         let response = Response.description(of: plan, at: address(context), report: report, pretty: request.hasQueryItem("pretty"))
@@ -207,7 +210,7 @@ final class PageRoutes<Page: ComposedPage>: Sendable {
 
     /// Who asks. On a private page, nobody is refused: the answer `reader` gets is thrown.
     /// - Parameter renewing: whether the request is the visitor's own activity (`SignIn.visitor(for:renewing:)`).
-    func visit(_ request: Request, for reader: Reader, renewing: Bool = true) async throws(HTTPError) -> Visit<Page.User> {
+    func visit(_ request: Request, for reader: Reader, renewing: Bool = true) async throws(HTTPError) -> Visit {
         guard let visitors else { return .nobody }
         let visit = try await visitors.visit(for: request, renewing: renewing)
         guard visit.name == nil, !page.isPublic else { return visit }
@@ -220,13 +223,13 @@ final class PageRoutes<Page: ComposedPage>: Sendable {
     }
 
     /// Who asks, the request's context, and its composition on top of the user's saved layout.
-    func compose(_ request: Request, for reader: Reader) async throws(HTTPError) -> (Visit<Page.User>, Page.Context, CompositionPlan) {
-        let visit = try await visit(request, for: reader)
-        let context = try await page.context(from: request, visitor: visit.visitor)
+    func compose(_ request: Request, for reader: Reader, visit: inout Visit) async throws(HTTPError) -> (Page.Context, CompositionPlan) {
+        visit = try await self.visit(request, for: reader)
+        let context = try await page.context(from: request, visitor: visit.visitor(as: Page.User.self))
         // Read even when the query lists its sections: links back to the bare
         // page must know that it shows the saved layout.
         let saved = await page.savedLayout(for: context)
-        return (visit, context, try page.plan(from: request, saved: saved))
+        return (context, try page.plan(from: request, saved: saved))
     }
 
     /// The page's controller tree for `plan`; with `only`, a page that makes
@@ -251,7 +254,7 @@ final class PageRoutes<Page: ComposedPage>: Sendable {
     }
 
     /// The answer, with who asked for the access log.
-    private func withLogUser(_ response: consuming Response, _ visit: Visit<Page.User>) -> Response {
+    private func withLogUser(_ response: consuming Response, _ visit: Visit) -> Response {
         response.logUser = visit.name
         return consume response  // `Response` says why
     }

@@ -55,6 +55,10 @@ public protocol SignIn<User>: Sendable {
     /// The answer a script gets when nobody is signed in (the JSON
     /// description, a live stream): by default a 401 with a `Bearer` challenge.
     func unauthorized(_ request: Request) -> HTTPError
+
+    /// Who sent `request`, as the framework keeps them: given to every
+    /// sign-in, not written by it.
+    func visit(for request: Request, renewing: Bool) async throws(HTTPError) -> Visit
 }
 
 extension SignIn {
@@ -79,28 +83,56 @@ extension Site {
         guard let lookup = VisitorLookup<User>(signIn, page: request.path) else {
             preconditionFailure("The route \(request.path) needs a visitor and the site has no sign-in: set site.signIn.")
         }
-        guard let visitor = try await lookup.visit(for: request, renewing: true).visitor else {
+        guard let visitor = try await lookup.visit(for: request, renewing: true).visitor(as: User.self) else {
             throw HTTPError(.seeOther, "Sign in first.", headers: ["Location": lookup.signIn.signInPath(returningTo: request)])
         }
         return visitor
     }
 }
 
-/// Who a page's request comes from, as its routes need them: the visitor
-/// typed as the page's `User`, and their name and session for the log and
-/// the live limits, whatever the page's `User` is.
-struct Visit<User: Sendable>: Sendable {
-    var visitor: SignedIn<User>?
-    var name: String?
-    var session: String?
+/// Who a request comes from, as the framework keeps them whatever the
+/// app's `User` is: their record, their name for the log and the live
+/// limits, their session.
+public struct Visit: Sendable {
+    /// The sign-in's record of them, in a `UserBox` of the sign-in's `User`; `nil` for nobody.
+    let user: (any AnyObject & Sendable)?
+    /// Their name (`SignedIn.name`); `nil` for nobody.
+    let name: String?
+    /// Their session (`SignedIn.session`).
+    let session: String?
 
-    static var nobody: Visit { Visit(visitor: nil, name: nil, session: nil) }
+    static let nobody = Visit(user: nil, name: nil, session: nil)
+
+    /// The visitor as a page that reads a `User` gets them; `nil` for nobody,
+    /// or for a page that reads none.
+    func visitor<User: Sendable>(as type: User.Type) -> SignedIn<User>? {
+        // A class's cast: a struct's, out of an existential, cost about 700 instructions a request.
+        guard let name, let box = user as? UserBox<User> else { return nil }
+        return SignedIn(user: box.user, name: name, session: session)
+    }
 }
 
-/// A site's sign-in, asked on behalf of pages whose `User` is `User`.
+/// A sign-in's record of a visitor, held by a `Visit`.
+final class UserBox<User: Sendable>: Sendable {
+    let user: User
+    init(_ user: User) { self.user = user }
+}
+
+extension SignIn {
+    /// The framework's way in, which an app does not implement: each
+    /// conformance gets this, compiled for its own `User`, so that asking a
+    /// site's sign-in looks no generic type up at run time (several a
+    /// request, a few thousand instructions, when asked through the
+    /// protocol's generic `visitor(for:renewing:)`).
+    public func visit(for request: Request, renewing: Bool) async throws(HTTPError) -> Visit {
+        guard let found = try await visitor(for: request, renewing: renewing) else { return .nobody }
+        return Visit(user: UserBox(found.user), name: found.name, session: found.session)
+    }
+}
+
+/// The site's sign-in, asked for the pages of one `User`.
 struct VisitorLookup<User: Sendable>: Sendable {
     let signIn: any SignIn
-    private let find: @Sendable (Request, Bool) async throws(HTTPError) -> Visit<User>
 
     /// The lookup for `page`; `nil` when the site has no sign-in.
     /// Stops the program when the page reads a user of another type than
@@ -108,23 +140,14 @@ struct VisitorLookup<User: Sendable>: Sendable {
     init?(_ signIn: (any SignIn)?, page: String) {
         guard let signIn else { return nil }
         self.signIn = signIn
-        find = Self.finder(signIn, page: page)
-    }
-
-    func visit(for request: Request, renewing: Bool) async throws(HTTPError) -> Visit<User> {
-        try await find(request, renewing)
-    }
-
-    private static func finder<S: SignIn>(_ signIn: S, page: String) -> @Sendable (Request, Bool) async throws(HTTPError) -> Visit<User> {
-        let readsUser = User.self != Never.self
         precondition(
-            !readsUser || S.User.self == User.self,
-            "The page '\(page)' reads a \(User.self) but the site's sign-in makes a \(S.User.self).")
-        return { request, renewing throws(HTTPError) in
-            guard let found = try await signIn.visitor(for: request, renewing: renewing) else { return .nobody }
-            // The types were compared above: the cast cannot fail.
-            let visitor = readsUser ? found as? SignedIn<User> : nil
-            return Visit(visitor: visitor, name: found.name, session: found.session)
-        }
+            User.self == Never.self || Self.userType(of: signIn) == User.self,
+            "The page '\(page)' reads a \(User.self) but the site's sign-in makes a \(Self.userType(of: signIn)).")
+    }
+
+    private static func userType<S: SignIn>(of signIn: S) -> Any.Type { S.User.self }
+
+    func visit(for request: Request, renewing: Bool) async throws(HTTPError) -> Visit {
+        try await signIn.visit(for: request, renewing: renewing)
     }
 }

@@ -126,7 +126,7 @@ public final class Server: Sendable {
     public func stop() {
         guard !stopped.exchange(true, ordering: .acquiringAndReleasing) else { return }
         guard let handles = daemons.withLock({ $0 }) else { return }
-        core.isStopping.store(true, ordering: .relaxed)
+        core.isStopping.store(true, ordering: .sequentiallyConsistent)
         core.connections.stopSweeping()
         // New connections are closed as they come (see `MHDCallbacks.acceptUnlessStopping`), not
         // refused by `MHD_quiesce_daemon`: with a thread pool on epoll, libmicrohttpd 0.9.75 aborted
@@ -156,10 +156,14 @@ public final class Server: Sendable {
         }
     }
 
+    /// Waits until no request is in flight, or `limit` has passed: woken by
+    /// the last one to complete, with no polling.
     private func waitForRequestsInFlight(upTo limit: Duration) {
-        let deadline = ContinuousClock.now + limit
-        while core.inFlight.load(ordering: .relaxed) > 0 && ContinuousClock.now < deadline {
-            usleep(5_000)
+        let (seconds, attoseconds) = limit.components
+        let deadline = DispatchTime.now() + .nanoseconds(Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000))
+        // Each completion that reached none signals once: a signal from before is used up here, then the count is read again.
+        while core.inFlight.load(ordering: .sequentiallyConsistent) > 0 {
+            guard core.lastRequestDone.wait(timeout: deadline) == .success else { return }
         }
     }
 

@@ -17,6 +17,8 @@ final class ServerCore: Sendable {
     let configuration: ServerConfiguration
     /// Requests begun and not yet completed; `stop()` waits for zero.
     let inFlight = Atomic<Int>(0)
+    /// Signalled when the last request in flight completes while stopping: `stop()` waits on it, not on a clock.
+    let lastRequestDone = DispatchSemaphore(value: 0)
     let isStopping = Atomic<Bool>(false)
     /// Set while draining: every answer closes its connection, so a proxy that
     /// keeps connections alive opens new ones to other replicas.
@@ -96,7 +98,9 @@ final class ServerCore: Sendable {
     }
 
     func complete(_ state: RequestState, _ termination: MHD_RequestTerminationCode) {
-        inFlight.subtract(1, ordering: .relaxed)
+        // Sequentially consistent with `stop()`: either this sees it stopping, or it sees none left.
+        let left = inFlight.subtract(1, ordering: .sequentiallyConsistent).newValue
+        if left == 0, isStopping.load(ordering: .sequentiallyConsistent) { lastRequestDone.signal() }
         if let tracked = state.tracked { connections.requestEnded(tracked) }
         // A client that left mid-answer leaves nothing running behind it.
         state.cancelTask()

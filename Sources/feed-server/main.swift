@@ -70,44 +70,41 @@ guard stat(options.publicDirectory, &publicInfo) == 0, publicInfo.st_mode & S_IF
 }
 
 // Exit codes: 2 for what was asked wrongly (above), 1 for what failed (below).
-let data: AppData
+// Each part starts where it is declared and stops, in reverse, on SIGTERM or SIGINT (or when a later one fails to start).
+let services = ServiceGroup(logger: log)
 do {
     let (location, connections, seed) = (options.database, options.databaseConnections, options.seed)
-    data = try waitHere { try await AppData.open(location, connections: connections, seed: seed) }
-} catch {
-    log.error("feed-server: \(error)")
-    exit(1)
-}
-guard !data.users.isEmpty else {
-    log.error("feed-server: the database has no users; start once without --no-seed to add the demo users")
-    exit(1)
-}
-
-let readiness = Readiness(pool: data.pool)
-let metrics = options.metricsPort.map { _ in ServerMetrics() }
-let live = LiveHub(limitPerUser: options.liveStreamsPerUser, limitTotal: options.liveStreams)
-// Versions first, then (on PostgreSQL) the changes every replica commits.
-do {
-    let hub = live
-    let loaded = data
-    _ = try waitHere { await loaded.loadLiveVersions(into: hub) }
-}
-let listener: PostgresListener? = if case .postgres(let url) = options.database { live.listening(to: url) } else { nil }
-// The metrics listener first: a busy metrics port stops the start before the public port takes any request.
-let serving = ServingServer()
-var metricsServer: Server?
-if let metrics, let port = options.metricsPort {
-    metrics.trackRequestsInFlight { serving.requestsInFlight }
-    do {
-        metricsServer = try startMetricsListener(metrics, host: options.metricsHost, port: port, logger: log)
-        log.info("feed-server: metrics on http://\(options.metricsHost):\(metricsServer!.port)/metrics")
-    } catch {
-        log.error("feed-server: metrics listener: \(error)")
+    let data = try services.start(
+        "the database", { try waitHere { try await AppData.open(location, connections: connections, seed: seed) } },
+        stop: { $0.pool?.close() })
+    guard !data.users.isEmpty else {
+        log.error("feed-server: the database has no users; start once without --no-seed to add the demo users")
+        services.stopAll()
         exit(1)
     }
-}
-let server: Server
-do {
+    let readiness = Readiness(pool: data.pool)
+    let metrics = options.metricsPort.map { _ in ServerMetrics() }
+    // Versions first, then (on PostgreSQL) the changes every replica commits. Live streams end
+    // first when draining (their pages reconnect to another replica), so stopping stays fast.
+    let live = try services.start(
+        "live sections",
+        {
+            let hub = LiveHub(limitPerUser: options.liveStreamsPerUser, limitTotal: options.liveStreams)
+            _ = try waitHere { await data.loadLiveVersions(into: hub) }
+            return hub
+        }, drain: { $0.closeAll() })
+    if case .postgres(let url) = options.database {
+        _ = try services.start("the live listener", { live.listening(to: url) }, stop: { $0.stop() })
+    }
+    // The metrics listener before the public port: a busy metrics port stops the start before the public port takes any request.
+    let serving = ServingServer()
+    if let metrics, let port = options.metricsPort {
+        metrics.trackRequestsInFlight { serving.requestsInFlight }
+        let metricsServer = try services.start(
+            "the metrics listener", { try startMetricsListener(metrics, host: options.metricsHost, port: port, logger: log) },
+            stop: { $0.stop() })
+        log.info("feed-server: metrics on http://\(options.metricsHost):\(metricsServer.port)/metrics")
+    }
     let router = try buildRouter(
         publicDirectory: options.publicDirectory, data: data, settings: options.appSettings, readiness: readiness, metrics: metrics,
         live: live, logger: log)
@@ -115,30 +112,21 @@ do {
     configuration.requestObserver = metrics?.observe
     // JSON lines go alone on standard output; messages stay on standard error.
     let serverLog = options.logFormat == .json ? Logger.standardOutput.with(level: options.logLevel, format: .json) : log
-    server = try Server.start(configuration, responder: router, logger: serverLog)
+    // Draining: out of the load balancer (/readyz answers 503), still serving, every answer closing its connection.
+    let server = try services.start(
+        "the server", { try Server.start(configuration, responder: router, logger: serverLog) },
+        drain: { server in
+            readiness.startDraining()
+            server.beginDraining()
+        }, stop: { $0.stop() })
     serving.set(server)
+    log.info("feed-server: data in \(options.database)")
+    log.info("feed-server: listening on http://\(options.host):\(server.port)/feed")
 } catch {
     log.error("feed-server: \(error)")
     exit(1)
 }
-
-log.info("feed-server: data in \(options.database)")
-log.info("feed-server: listening on http://\(options.host):\(server.port)/feed")
-let signal = TerminationSignals.wait()
-// First out of the load balancer (/readyz answers 503), still serving; then stop.
-// Live streams end first (their pages reconnect to another replica), so stopping stays fast.
-live.closeAll()
-readiness.startDraining()
-server.beginDraining()
-if options.drain > .zero {
-    log.info("feed-server: signal \(signal), draining for \(options.drain) (/readyz answers 503)")
-    drainPause(options.drain)
-}
-log.info("feed-server: stopping")
-server.stop()
-metricsServer?.stop()
-listener?.stop()
-data.pool?.close()
+services.runUntilSignalled(drain: options.drain)
 exit(0)
 
 /// The public server once it runs, for the metrics read before it starts.
@@ -160,12 +148,6 @@ func startMetricsListener(_ metrics: ServerMetrics, host: String, port: Int, log
     configuration.threads = 1
     configuration.accessLog = false
     return try Server.start(configuration, responder: router, logger: logger)
-}
-
-/// Waits on this thread while the server goes on serving; a second SIGTERM or SIGINT cuts the pause short.
-func drainPause(_ duration: Duration) {
-    let seconds = Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
-    TerminationSignals.wait(timeout: seconds)
 }
 
 /// A file's text, or `nil` when it cannot be read (a folder, no permission, no such file).

@@ -689,6 +689,7 @@ static void put_form_token(struct buffer *page, const struct visitor *visitor, c
 struct form {
     const char *css_class, *action, *label;
     const char *back;             /* the "back" field's value, or NULL */
+    const struct section_list *sections; /* the "sections" field's value (the ids, commas between), or NULL */
     const char *refreshes;        /* a section id, or NULL */
     const char *label_object;     /* or NULL; `label_object_length` bytes */
     size_t label_object_length;
@@ -712,6 +713,15 @@ static void put_form(struct buffer *page, const struct visitor *visitor, const s
     if (form->back != NULL) {
         PUT(page, "<input type=\"hidden\" name=\"back\" value=\"");
         put_escaped_text(page, form->back);
+        PUT(page, "\">");
+    }
+    if (form->sections != NULL) {
+        PUT(page, "<input type=\"hidden\" name=\"sections\" value=\"");
+        for (size_t i = 0; i < form->sections->count; i++) {
+            if (i > 0)
+                PUT(page, ",");
+            put_escaped_text(page, catalog[form->sections->at[i]].id);
+        }
         PUT(page, "\">");
     }
     PUT(page, "<button type=\"submit\"");
@@ -1172,9 +1182,12 @@ static void render_layout_bar(const struct section_context *context, struct buff
     PUT(page, "<aside class=\"layout-bar\" aria-label=\"Layout\"><p class=\"quiet\" data-base-status=\"");
     put_text(page, status);
     PUT(page, "\">");
-    /* A bare visit shows its base layout: there is never a layout to save here. */
+    /* A bare visit shows its base layout: the form that saves a layout is there, hidden, for the page script. */
     put_text(page, status);
-    PUT(page, "</p>");
+    PUT(page, "</p><div data-hidden-at-base hidden>");
+    put_form(page, context->visitor, &(struct form){ .css_class = "post-form", .action = "/feed/layout",
+                                                     .label = "Save this layout", .sections = context->shown });
+    PUT(page, "</div>");
     if (has_saved_layout)
         put_form(page, context->visitor, &(struct form){ .css_class = "post-form", .action = "/feed/layout/reset",
                                                          .label = "Reset to the default layout" });

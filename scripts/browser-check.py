@@ -328,6 +328,12 @@ def run(report, work):
     report.check("add recent-activity: its card has a remove link",
                  state["removes"].get("recent-activity") == "/feed",  # the rest is the default list
                  f"found {state['removes'].get('recent-activity')}")
+    save = dt.evaluate("""(() => {
+        const form = document.querySelector(".layout-bar form[action='/feed/layout']");
+        return form && !form.closest("[hidden]") ? form.querySelector("input[name=sections]").value : null;
+    })()""")
+    report.check("add recent-activity: Save is offered at once, for the composition shown",
+                 save == ",".join(added), f"found {save!r}")
     report.check("add recent-activity: the picker offers only checkup", state["picker"] == [
         ["checkup", "/feed?sections=balances,alerts,credit-score,recent-activity,checkup", "+ Financial check-up"]],
         f"found {state['picker']}")

@@ -97,10 +97,10 @@ enum SectionalScript {
             for (const input of stack.querySelectorAll('input[type="hidden"][name="back"]')) input.value = description.page;
             // An element with data-base-status says whether what is shown is the saved (or default) layout.
             const layoutStatus = document.querySelector("[data-base-status]");
-            if (layoutStatus) {
-              const isBase = !new URL(description.page, location.href).searchParams.has("sections");
-              layoutStatus.textContent = isBase ? layoutStatus.dataset.baseStatus : "This layout is not saved.";
-            }
+            const isBase = !new URL(description.page, location.href).searchParams.has("sections");
+            if (layoutStatus) layoutStatus.textContent = isBase ? layoutStatus.dataset.baseStatus : "This layout is not saved.";
+            // What only a changed composition offers (saving it) shows once it differs from the base.
+            for (const element of document.querySelectorAll("[data-hidden-at-base]")) element.hidden = isBase;
           };
 
           const applyComposition = async (pageURL) => {

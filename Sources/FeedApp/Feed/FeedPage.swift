@@ -100,8 +100,15 @@ final class FeedPageController: StackPageController {
             html.element(Tag.p.self, .class("quiet"), .data("base-status", baseStatus)) {
                 $0.text(plan.isDefault ? baseStatus : "This layout is not saved.")
             }
-            // Nothing to save while the page shows what a bare visit shows.
-            if !plan.isDefault {
+            // Nothing to save while the page shows what a bare visit shows; the page
+            // script shows it (data-hidden-at-base) once the composition changes in place.
+            html.element(
+                Tag.div.self,
+                attributes: { attributes in
+                    attributes.attribute("data-hidden-at-base")
+                    if plan.isDefault { attributes.attribute("hidden") }
+                }
+            ) { html in
                 html.write(
                     PostForm(
                         action: FeedWrites.saveLayoutPath, token: forms.token(for: FeedWrites.saveLayoutPath),

@@ -370,6 +370,17 @@ def run(report, work):
                  "/feed?sections=", "/feed?stream=ooo", "/day", "/day?date=9999-12-31", "/feed?sections=nope"):
         dt.navigate(base + path)
         check_accessibility(dt, report, path, axe)
+    # The dark theme (prefers-color-scheme): the same checks of contrast and the rest, and a look.
+    dt.send("Emulation.setEmulatedMedia", features=[{"name": "prefers-color-scheme", "value": "dark"}])
+    for path, shot in (("/feed?sections=balances,alerts,credit-score,recent-activity,checkup", "feed-dark"),
+                       ("/feed?sections=checkup&checkup=emergency-fund:3-5&checkup=retirement:no", "feed-checkup-dark"),
+                       ("/day", "day-dark"), ("/feed?sections=nope", "error-dark")):
+        dt.navigate(base + path)
+        dark = dt.evaluate("matchMedia('(prefers-color-scheme: dark)').matches && getComputedStyle(document.documentElement).backgroundColor")
+        report.check(f"{path}, dark: the page takes the dark theme", dark == "rgb(15, 19, 26)", f"background {dark}")
+        check_accessibility(dt, report, path + " (dark)", axe)
+        dt.screenshot(os.path.join(SHOTS, shot + ".png"))
+    dt.send("Emulation.setEmulatedMedia", features=[{"name": "prefers-color-scheme", "value": "light"}])
     check_keyboard(dt, report, base)
     check_double_click(dt, report, base)
 

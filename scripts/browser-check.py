@@ -373,7 +373,7 @@ def run(report, work):
     # The dark theme (prefers-color-scheme): the same checks of contrast and the rest, and a look.
     dt.send("Emulation.setEmulatedMedia", features=[{"name": "prefers-color-scheme", "value": "dark"}])
     for path, shot in (("/feed?sections=balances,alerts,credit-score,recent-activity,checkup", "feed-dark"),
-                       ("/feed?sections=checkup&checkup=emergency-fund:3-5&checkup=retirement:no", "feed-checkup-dark"),
+                       ("/feed?sections=checkup&checkup=emergency-fund:none&checkup=retirement:no&checkup=card-balance:carry", "feed-checkup-dark"),
                        ("/day", "day-dark"), ("/feed?sections=nope", "error-dark")):
         dt.navigate(base + path)
         dark = dt.evaluate("matchMedia('(prefers-color-scheme: dark)').matches && getComputedStyle(document.documentElement).backgroundColor")

@@ -29,6 +29,18 @@ struct CheckupTests {
     }
 
     @Test(
+        "The result's box says what the score means: green for a good one only",
+        arguments: [
+            ("emergency-fund:6-plus&checkup=retirement:max&checkup=card-balance:full", "good", "Solid footing: 9 of 9"),
+            ("emergency-fund:1-2&checkup=retirement:match&checkup=card-balance:sometimes", "fair", "On your way: 4 of 9"),
+            ("emergency-fund:none&checkup=retirement:no&checkup=card-balance:carry", "poor", "Room to grow: 0 of 9"),
+        ])
+    func resultTone(answers: String, tone: String, verdict: String) async throws {
+        let body = try await app.get("/feed?sections=checkup&checkup=" + answers).bodyText
+        #expect(body.contains(#"<div class="checkup-result \#(tone)" role="status"><p><strong>\#(verdict) points.</strong>"#))
+    }
+
+    @Test(
         "Scores map to verdicts",
         arguments: [
             (["emergency-fund": "6-plus", "retirement": "max", "card-balance": "full"], 9),

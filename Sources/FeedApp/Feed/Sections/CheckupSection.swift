@@ -59,11 +59,15 @@ final class CheckupSection: SectionController, CatalogSection {
 
     private func renderResult(into html: inout HTMLWriter) {
         let (points, possible) = quiz.score(answers)
-        let verdict = points * 3 >= possible * 2 ? "Solid footing" : points * 3 >= possible ? "On your way" : "Room to grow"
+        // The box says what the score means: green only for a good one.
+        let (verdict, tone) =
+            points * 3 >= possible * 2
+            ? ("Solid footing", "checkup-result good")
+            : points * 3 >= possible ? ("On your way", "checkup-result fair") : ("Room to grow", "checkup-result poor")
         let tips = quiz.questions.filter { question in
             question.choices.first { $0.id == answers[question.id] }.map { $0.points < question.maxPoints } ?? true
         }.map(\.tip)
-        div(.class("checkup-result"), .role("status")) {
+        div(.class(tone), .role("status")) {
             p { strong { "\(verdict): \(points) of \(possible) points." } }
             if !tips.isEmpty {
                 ul { for tip in tips { li { tip } } }

@@ -90,8 +90,23 @@ enum SectionalScript {
               if (match) query.push("sections=" + match[1]);
               link.href = url.pathname + (query.length ? "?" + query.join("&") : "") + url.hash;
             }
-            for (const input of document.querySelectorAll('input[type="hidden"][name="sections"]')) {
+            // A form that posts the composition (saving it) posts the one shown.
+            for (const input of document.querySelectorAll('form[method="post"] input[type="hidden"][name="sections"]')) {
               input.value = description.sections.map((s) => s.id).join(",");
+            }
+            // A form that loads the page (a GET to its path: the check-up, a date) carries its composition
+            // as the server renders it: a hidden sections field first, none for the base layout.
+            for (const form of stack.querySelectorAll('form[method="get"]')) {
+              if (new URL(form.action, location.href).pathname !== path) continue;
+              let input = form.querySelector('input[type="hidden"][name="sections"]');
+              if (!match) { if (input) input.remove(); continue; }
+              if (!input) {
+                input = document.createElement("input");
+                input.type = "hidden";
+                input.name = "sections";
+                form.prepend(input);
+              }
+              input.value = decodeURIComponent(match[1]);
             }
             // Forms that write send the browser back to the page as it now is.
             for (const input of stack.querySelectorAll('input[type="hidden"][name="back"]')) input.value = description.page;

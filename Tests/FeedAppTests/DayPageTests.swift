@@ -102,8 +102,41 @@ struct DayPageTests {
     }
 }
 
+extension DayPageTests {
+    @Test("Month steps go to the same day a month away, or the month's last day; none past the calendar's ends")
+    func monthSteps() async throws {
+        let page = try await app.get("/day?date=2026-03-31&sections=calendar,sleep").bodyText
+        #expect(page.contains(#"href="/day?date=2026-02-28&amp;sections=calendar,sleep" aria-label="Previous month, February 2026">‹ February</a>"#))
+        #expect(page.contains(#"href="/day?date=2026-04-30&amp;sections=calendar,sleep" aria-label="Next month, April 2026">April ›</a>"#))
+        let last = try await app.get("/day?date=9999-12-15").bodyText
+        #expect(!last.contains("Next month"))
+        #expect(last.contains(#"aria-label="Previous month, November 9999""#))
+    }
+
+    @Test("A form goes to any date, keeping the composition; what it sends, the page accepts")
+    func datePicker() async throws {
+        let page = try await app.get("/day?date=2026-11-03&sections=calendar,sleep").bodyText
+        #expect(page.contains(#"<form class="date-picker" method="get" action="/day"><input type="hidden" name="sections" value="calendar,sleep">"#))
+        #expect(page.contains(#"<input type="date" id="calendar-date-input" name="date" value="2026-11-03" min="0001-01-01" max="9999-12-31">"#))
+        // As the browser submits it: the hidden field, then the date.
+        let picked = try await app.get("/day?sections=calendar,sleep&date=2031-07-14").bodyText
+        #expect(picked.contains("Monday, July 14, 2031"))
+        #expect(try await app.get("/day?sections=calendar,sleep&date=2031-7-14").status == .badRequest)
+    }
+}
+
 @Suite("Dates")
 struct DayTests {
+    @Test(
+        "A month on or back keeps the day, or takes the month's last",
+        arguments: [
+            (Day(2024, 1, 31), 1, Day(2024, 2, 29)), (Day(2026, 3, 31), -1, Day(2026, 2, 28)), (Day(2026, 12, 15), 1, Day(2027, 1, 15)),
+            (Day(2026, 1, 10), -1, Day(2025, 12, 10)), (Day(2026, 5, 31), 13, Day(2027, 6, 30)), (Day(2000, 2, 29), -12, Day(1999, 2, 28)),
+        ])
+    func addingMonths(from: Day, months: Int, to: Day) {
+        #expect(from.adding(months: months) == to)
+    }
+
     @Test(
         "Parsing accepts exactly YYYY-MM-DD of a real date",
         arguments: [

@@ -86,6 +86,16 @@ public struct Day: Sendable, Hashable, Comparable, CustomStringConvertible {
     ]
     private static let shortMonthNames = monthNames.map { String($0.prefix(3)) }
 
+    /// The same day `count` months on (back, when negative), or the month's
+    /// last day when it is shorter: January 31 and a month is February 28 or 29.
+    public func adding(months count: Int) -> Day {
+        let index = year * 12 + (month - 1) + count
+        let (newYear, newMonth) = (index / 12, index % 12 + 1)
+        var newDay = day
+        while newDay > 28, !Self.isValid(newYear, newMonth, newDay) { newDay -= 1 }
+        return Day(newYear, newMonth, newDay)
+    }
+
     /// "Tuesday, November 3, 2026".
     public var longDescription: String { "\(weekdayName), \(monthName) \(day), \(year)" }
 

@@ -5,8 +5,9 @@ protocol CalendarSectionDelegate: AnyObject {
     func calendar(_ calendar: CalendarSection, didSelect date: Day)
 }
 
-/// A week strip (Monday to Sunday) around the chosen date; each day links to
-/// the page for that date, keeping the page's composition.
+/// A week strip (Monday to Sunday) around the chosen date, steps of a week
+/// and of a month, and a form to go to any date; each leads to the page for
+/// that date, keeping the page's composition.
 final class CalendarSection: SectionController, CatalogSection, DaySection {
     static let id: SectionID = "calendar"
     static let title = "Calendar"
@@ -51,6 +52,19 @@ final class CalendarSection: SectionController, CatalogSection, DaySection {
             weekStep(to: date.adding(days: 7), label: "Next week", symbol: "›")
         }.render(into: &html)
         p(.class("calendar-date")) { time(.datetime(date.description)) { date.longDescription } }.render(into: &html)
+        div(.class("calendar-jumps")) {
+            monthStep(to: date.adding(months: -1), label: "Previous month")
+            // Any date, with no script: the browser's date input, sent as the page's own query.
+            form(.class("date-picker"), .method("get"), .action("/day")) {
+                ForEach(linkPlan.queryItems) { item in input(.type("hidden"), .name(item.name), .value(item.value)) }
+                label(.labelFor("calendar-date-input")) { "Go to" }
+                input(
+                    .type("date"), .id("calendar-date-input"), .name("date"), .value(date.description),
+                    HTMLAttribute("min", Day.accepted.lowerBound.description), HTMLAttribute("max", Day.accepted.upperBound.description))
+                button(.type("submit")) { "Go" }
+            }
+            monthStep(to: date.adding(months: 1), label: "Next month")
+        }.render(into: &html)
     }
 
     /// A link a week back or on; at the calendar's ends, the nearest accepted date, or none.
@@ -58,6 +72,14 @@ final class CalendarSection: SectionController, CatalogSection, DaySection {
         let clamped = min(max(target, Day.accepted.lowerBound), Day.accepted.upperBound)
         guard clamped != date else { return .second(span(.class("week-step"), .aria("hidden", "true")) { symbol }) }
         return .first(a(.class("week-step"), .href(url(clamped)), .aria("label", label)) { symbol })
+    }
+
+    /// A link a month back or on, named by its month ("‹ October"); none past the calendar's ends.
+    private func monthStep(to target: Day, label: String) -> HTMLEither<a<String>, span<String>> {
+        guard target.isAccepted else { return .second(span(.class("month-step"), .aria("hidden", "true")) { "" }) }
+        let text = label.hasPrefix("Previous") ? "‹ " + target.monthName : target.monthName + " ›"
+        let name = label + ", " + target.monthName + " " + String(target.year)
+        return .first(a(.class("month-step"), .href(url(target)), .aria("label", name)) { text })
     }
 
     private func url(_ day: Day) -> String {

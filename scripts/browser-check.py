@@ -238,6 +238,9 @@ def check_layout(dt, report, base):
     got = dt.evaluate(SNAPSHOT_JS)["sections"]
     dt.screenshot(os.path.join(SHOTS, "feed-6-saved-layout.png"))
     report.check("save layout: /feed shows credit-score,alerts", got == ["credit-score", "alerts"], f"found {','.join(got)}")
+    told = dt.evaluate("[document.querySelector('.notice[role=status]')?.textContent || '', location.pathname + location.search]")
+    report.check("save layout: a notice says so, once (the address bar drops it)",
+                 told[0].startswith("Your layout is saved") and told[1] == "/feed", f"notice {told[0]!r} at {told[1]}")
     dt.events.clear()
     dt.click(".layout-bar form[action='/feed/layout/reset'] button")
     dt.wait_event("Page.loadEventFired")

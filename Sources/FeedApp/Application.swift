@@ -39,6 +39,7 @@ public func buildRouter(
         settings: pageSettings
     )
     site.live = live
+    site.notices = FeedWrites.notices
     let accounts = Accounts(store: data.accounts, hasher: data.hasher, settings: settings.accounts, logger: logger, now: now)
     site.signIn = accounts
     var router = Router(staticFiles: try StaticFiles(directory: publicDirectory), logger: logger)

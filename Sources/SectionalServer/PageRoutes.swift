@@ -66,11 +66,13 @@ final class PageRoutes<Page: ComposedPage>: Sendable {
     private func fullPageResponse(_ request: Request) async throws(HTTPError) -> Response {
         var visit = Visit.nobody
         let (context, plan) = try await compose(request, for: .browser, visit: &visit)
+        // Only a message the site names: a link cannot put words in the page.
+        let notice = request.queryValue("notice").flatMap { site.notices[$0] }
         let response: Response
         switch try delivery(for: request) {
-        case .whole: response = await wholePage(makeDocument(plan: plan, context: context))
-        case .inOrder: response = streamedPage(plan: plan, context: context, order: .pageOrder)
-        case .outOfOrder: response = streamedPage(plan: plan, context: context, order: .asFinished)
+        case .whole: response = await wholePage(makeDocument(plan: plan, context: context, notice: notice))
+        case .inOrder: response = streamedPage(plan: plan, context: context, notice: notice, order: .pageOrder)
+        case .outOfOrder: response = streamedPage(plan: plan, context: context, notice: notice, order: .asFinished)
         }
         return withLogUser(response, visit)
     }
@@ -124,13 +126,13 @@ final class PageRoutes<Page: ComposedPage>: Sendable {
     }
 
     /// What needs no section at once, then each card as it is ready.
-    private func streamedPage(plan: CompositionPlan, context: Page.Context, order: CardOrder) -> Response {
+    private func streamedPage(plan: CompositionPlan, context: Page.Context, notice: String?, order: CardOrder) -> Response {
         Response(
             headers: site.htmlHeaders,
             body: .stream(
                 ResponseStream { [self] writer in
                     // Made in the stream's task: a controller tree stays in the task that made it.
-                    let document = makeDocument(plan: plan, context: context)
+                    let document = makeDocument(plan: plan, context: context, notice: notice)
                     let report = await document.stream(order, loading: site.settings.loadOptions) { writer.writeWithoutWaiting($0) }
                     log(report)
                 }))
@@ -244,9 +246,9 @@ final class PageRoutes<Page: ComposedPage>: Sendable {
         return controller
     }
 
-    private func makeDocument(plan: CompositionPlan, context: Page.Context) -> PageDocument {
+    private func makeDocument(plan: CompositionPlan, context: Page.Context, notice: String?) -> PageDocument {
         let controller = makePage(plan: plan, context: context)
-        let shell = PageShell(page: controller, banner: page.banner(context, in: site))
+        let shell = PageShell(page: controller, banner: page.banner(context, in: site), notice: notice)
         let canonical = site.linksCanonicalURL ? controller.address?.url(for: plan) : nil
         // A page controller may title itself otherwise than its page.
         let title = controller.title == page.title ? documentTitle : site.documentTitle(controller.title)

@@ -32,6 +32,12 @@ enum SectionalScript {
           const stack = document.getElementById("stack");
           if (!stack || !window.fetch || !window.history) return;
 
+          // A one-time notice (?notice=…) shows once: the address bar drops it, so a reload does not repeat it.
+          if (/[?&]notice=/.test(location.search)) {
+            const rest = location.search.slice(1).split("&").filter((pair) => pair && !pair.startsWith("notice="));
+            history.replaceState(null, "", location.pathname + (rest.length ? "?" + rest.join("&") : "") + location.hash);
+          }
+
           // The JSON twin of a page URL: /feed?x -> /api/feed/sections?x
           const apiURL = (pageURL) => {
             const url = new URL(pageURL, location.href);

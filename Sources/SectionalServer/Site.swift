@@ -53,6 +53,11 @@ public struct Site: Sendable {
     /// Where live sections are watched: with a hub, each page also serves
     /// `/NAME/live`, the event stream of its live sections. None by default.
     public var live: LiveHub?
+    /// One-time messages a page shows above its sections, by the name a
+    /// form's 303 gives as `?notice=NAME` (`"layout-saved": "Your layout is
+    /// saved."`). A name the site does not know shows nothing, so a link
+    /// cannot put words in a page; the page's own links drop it, so it shows once.
+    public var notices: [String: String] = [:]
     /// Who is asking: pages that are not public are served only to someone
     /// it recognises. None by default, and then only public pages can be
     /// added.

@@ -62,8 +62,11 @@ struct SignInTests {
             let signOut = try #require(Browser.form("/signout", in: feed.bodyText))
             let out = try await browser.post("/signout", form: signOut)
             #expect(out.status == .seeOther)
-            #expect(out.headers["Location"] == "/signin")
+            #expect(out.headers["Location"] == "/signin?notice=signed-out")
             #expect(out.headers["Set-Cookie"]?.contains("Max-Age=0") == true)
+            browser.cookie = nil
+            let told = try await browser.get("/signin?notice=signed-out").bodyText
+            #expect(told.contains(#"<p class="notice" role="status">You are signed out.</p>"#))
             // The old cookie, replayed, is worth nothing: the session is gone from the database.
             browser.cookie = session
             #expect(try await browser.get("/feed").status == .seeOther)

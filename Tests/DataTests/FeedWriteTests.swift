@@ -30,7 +30,9 @@ struct FeedWriteTests {
             #expect(try await data.feed.alerts(of: alex).filter(\.isDismissed).count == 1)
 
             let restore = try #require(after.first { $0.action == "/feed/alerts/restore" })
-            #expect(try await app.submit(restore).status == .seeOther)
+            let restored = try await app.submit(restore)
+            #expect(restored.status == .seeOther)
+            #expect(restored.headers["Location"] == "/feed?notice=alerts-restored")
             #expect(try await data.feed.alerts(of: alex).allSatisfy { !$0.isDismissed })
         }
     }
@@ -43,7 +45,13 @@ struct FeedWriteTests {
             #expect(save.field("sections") == "credit-score,alerts")
             let saved = try await app.submit(save)
             #expect(saved.status == .seeOther)
-            #expect(saved.headers["Location"] == "/feed")
+            #expect(saved.headers["Location"] == "/feed?notice=layout-saved")
+            let told = try await app.get("/feed?notice=layout-saved&stream=0").bodyText
+            let notice = "Your layout is saved: a visit to your feed shows it from now on."
+            #expect(told.contains(#"<div class="notice" role="status"><p>"# + notice + "</p></div>"))
+            #expect(!told.contains("notice=layout-saved\""), "the page's links do not carry the notice: it shows once")
+            let forged = try await app.get("/feed?notice=%3Cb%3EYou%20won%3C%2Fb%3E&stream=0").bodyText
+            #expect(!forged.contains("class=\"notice\""), "a notice the site does not name shows nothing")
 
             let page = try await app.get("/feed?stream=0").bodyText
             #expect(page.contains("Showing your saved layout."))

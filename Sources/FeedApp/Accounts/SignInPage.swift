@@ -11,6 +11,8 @@ struct SignInPage {
     var next: String
     var name = ""
     var problem: String?
+    /// A one-time notice above the form, as `Site.notices` names it (after signing out).
+    var notice: String?
     var showsDemoUsers: Bool
 
     /// `/signin?next=…` that brings the visitor back to `request`'s page.
@@ -34,6 +36,7 @@ struct SignInPage {
             HTMLRenderer { html in site.banner(nil).render(into: &html) }
             main(.class("signin")) {
                 h1(.class("page-title")) { "Sign in" }
+                if let notice { p(.class("notice"), .role("status")) { notice } }
                 if let problem { p(.class("signin-problem"), .role("alert")) { problem } }
                 form(.method("post"), .action(Self.path)) {
                     input(.type("hidden"), .name("next"), .value(next))

@@ -25,7 +25,9 @@ struct SignInRoutes: Sendable {
     func form(_ request: Request) async throws -> Response {
         let next = next(request.queryValue("next"))
         if try await accounts.visitor(for: request) != nil { return .seeOther(next) }
-        return SignInPage(site: site, next: next, showsDemoUsers: try await accounts.store.isDemoData()).response()
+        var page = SignInPage(site: site, next: next, showsDemoUsers: try await accounts.store.isDemoData())
+        page.notice = request.queryValue("notice").flatMap { site.notices[$0] }
+        return page.response()
     }
 
     func signIn(_ request: Request) async throws -> Response {
@@ -67,7 +69,7 @@ struct SignInRoutes: Sendable {
         let request = form.request
         try await accounts.signOut(request)
         live?.closeSession(form.session)
-        var response = Response.seeOther(SignInPage.path)
+        var response = Response.seeOther(SignInPage.path + "?notice=signed-out")
         response.headers.add("Set-Cookie", accounts.cookie.clearing(secure: accounts.isSecure(request)))
         return response
     }

@@ -46,7 +46,7 @@ struct FeedWrites: Sendable {
     func restore(_ form: SignedInForm<User>) async throws -> Response {
         let change = try await store.restoreAlerts(of: form.visitor.user.id)
         live?.announce(change)
-        return backToPage(form)
+        return backToPage(form, notice: change == nil ? nil : "alerts-restored")
     }
 
     /// Saves the `sections` field (a comma list) as the user's feed layout;
@@ -67,15 +67,26 @@ struct FeedWrites: Sendable {
         } else {
             try await layouts.saveLayout(plan.sectionIDs, of: user, page: "feed")
         }
-        return .seeOther("/feed")
+        return .seeOther("/feed?notice=layout-saved")
     }
 
     func resetLayout(_ form: SignedInForm<User>) async throws -> Response {
         _ = try await layouts.resetLayout(of: form.visitor.user.id, page: "feed")
-        return .seeOther("/feed")
+        return .seeOther("/feed?notice=layout-reset")
     }
 
-    private func backToPage(_ form: SignedInForm<User>) -> Response {
-        .seeOther(LocalRedirect.path(form.field("back"), fallback: "/feed"))
+    /// The notices the feed's forms leave, by the name their 303 carries (`Site.notices`).
+    static let notices = [
+        "layout-saved": "Your layout is saved: a visit to your feed shows it from now on.",
+        "layout-reset": "Your feed is back to the default layout.",
+        "alerts-restored": "Your dismissed alerts are back.",
+        "signed-out": "You are signed out.",
+    ]
+
+    /// `303` to the page the form came from, with a one-time notice when it says one.
+    private func backToPage(_ form: SignedInForm<User>, notice: String? = nil) -> Response {
+        let path = LocalRedirect.path(form.field("back"), fallback: "/feed")
+        guard let notice else { return .seeOther(path) }
+        return .seeOther(path + (path.contains("?") ? "&" : "?") + "notice=" + notice)
     }
 }

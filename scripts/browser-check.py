@@ -132,6 +132,15 @@ def check_double_click(dt, report, base):
     report.check("double click on Remove removes one card", got == ["alerts", "credit-score"], f"found {','.join(got)}")
 
 
+def submit_sign_in(dt):
+    """Fills the sign-in form on the page as Alex and sends it; returns once the next page has loaded."""
+    dt.evaluate("""document.getElementById("signin-name").value = "alex";
+                   document.getElementById("signin-password").value = "%s";""" % harness.DEMO_USERS["alex"])
+    dt.events.clear()
+    dt.click(".signin form button")
+    dt.wait_event("Page.loadEventFired")
+
+
 def check_sign_in(dt, report, base):
     """A visitor without a session lands on the form, signs in as a demo user, and is sent to the feed."""
     dt.errors.clear()
@@ -142,11 +151,7 @@ def check_sign_in(dt, report, base):
     names = dt.evaluate("[...document.querySelectorAll('.demo-users strong')].map((e) => e.textContent)")
     report.check("the sign-in page names the demo users", "alex" in names, f"found {names}")
     check_accessibility(dt, report, "/signin", axe_source())
-    dt.evaluate("""document.getElementById("signin-name").value = "alex";
-                   document.getElementById("signin-password").value = "%s";""" % harness.DEMO_USERS["alex"])
-    dt.events.clear()
-    dt.click(".signin form button")
-    dt.wait_event("Page.loadEventFired")
+    submit_sign_in(dt)
     url = dt.evaluate("location.pathname + location.search")
     who = dt.evaluate("(document.querySelector('.signed-in-as') || {}).textContent")
     report.check("signing in leads to /feed, signed in as Alex", url == "/feed" and who == "Alex O'Brien", f"at {url} as {who}")
@@ -397,6 +402,35 @@ def run(report, work):
     above = dt.evaluate("""document.querySelector(".page-title").getBoundingClientRect().top
         < document.querySelector("section[data-section]").getBoundingClientRect().top""")
     report.check("/feed?stream=ooo: the page's heading is above its first card", above is True)
+
+    # 7. A section that fell back, and its Try again once the fault has passed.
+    check_retry(dt, report, binary, work)
+
+def check_retry(dt, report, binary, work):
+    """A section whose load fails offers Try again; once the fault has passed, it brings the card back in place.
+    On a server of its own whose recent activity fails its first load (--simulate recent-activity=error:1)."""
+    port = free_port()
+    base = f"http://127.0.0.1:{port}"
+    with open(os.path.join(work, "server-retry.log"), "wb") as log:
+        server = subprocess.Popen([os.path.join(binary, "feed-server"), "--port", str(port), "--quiet",
+                                   "--public", os.path.join(ROOT, "Public"), "--database", "memory:", "--drain", "0s",
+                                   "--simulate", "recent-activity=error:1"], cwd=ROOT, stdout=log, stderr=log)
+    processes.append((server, False))
+    wait_until("the second feed-server /healthz", lambda: server.poll() is None and http_get(base + "/healthz"))
+    dt.navigate(base + "/signin?next=/feed%3Fsections%3Drecent-activity")
+    submit_sign_in(dt)
+    fell_back = dt.evaluate("!!document.querySelector('#section-recent-activity .section-retry a')")
+    report.check("a section whose load failed offers Try again", fell_back)
+    dt.screenshot(os.path.join(SHOTS, "feed-8-fell-back.png"))
+    dt.evaluate("window.__sameDocument = true")
+    dt.errors.clear()
+    dt.click("#section-recent-activity .section-retry a")
+    wait_until("the recent activity to come back", lambda: dt.evaluate(
+        "(document.querySelector('#section-recent-activity') || {}).textContent?.includes('Blue Bottle Coffee') || false"), timeout=5)
+    report.check("Try again brought the section back in place, the page stayed",
+                 dt.evaluate("window.__sameDocument === true && !document.querySelector('.section-retry')"))
+    report.check("Try again: no JavaScript errors", not dt.errors, "; ".join(dt.errors))
+
 
 processes = []  # (Popen, leads a process group), stopped at the end whatever happens
 

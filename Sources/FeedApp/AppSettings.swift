@@ -1,5 +1,6 @@
 import Sectional
 import SectionalServer
+import Synchronization
 
 /// How the app's pages load and send their sections: its knobs, set by flags.
 public struct AppSettings: Sendable, Equatable {
@@ -36,8 +37,18 @@ public struct AppSettings: Sendable, Equatable {
     private var interceptor: LoadInterceptor? {
         guard !simulatedFaults.isEmpty else { return nil }
         let faults = simulatedFaults
+        // What is left of each fault that passes (`failsFirst`), counted down load by load.
+        let failuresLeft = Mutex(faults.compactMapValues { fault -> Int? in if case .failsFirst(let count) = fault { count } else { nil } })
         return { id, operation in
             guard let fault = faults[id.rawValue] else { return operation }
+            if case .failsFirst = fault {
+                let fails = failuresLeft.withLock { left in
+                    guard let count = left[id.rawValue], count > 0 else { return false }
+                    left[id.rawValue] = count - 1
+                    return true
+                }
+                guard fails else { return operation }
+            }
             return { try await fault.apply(to: operation) }
         }
     }

@@ -64,6 +64,7 @@ extension LaunchOptions {
         Simulation, for watching pages degrade (off unless given; repeatable):
           --simulate SECTION=delay:DURATION   the section's load takes DURATION longer
           --simulate SECTION=error            the section's load fails
+          --simulate SECTION=error:N          the section's first N loads fail, then it loads (its card's Try again works)
           --simulate SECTION=hang             the section's load never finishes (its deadline cuts it)
           --simulate SECTION=trap             the section's load traps: the process ends (make run restarts it)
         """

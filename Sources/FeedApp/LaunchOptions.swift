@@ -174,7 +174,8 @@ public struct LaunchOptions: Equatable, Sendable {
             case "--simulate":
                 let text = try value()
                 guard let (section, fault) = SimulatedFault.parse(text) else {
-                    throw .invalidValue(flag: source, value: text, expected: "SECTION=delay:DURATION, SECTION=error, SECTION=hang or SECTION=trap")
+                    throw .invalidValue(
+                        flag: source, value: text, expected: "SECTION=delay:DURATION, SECTION=error, SECTION=error:N, SECTION=hang or SECTION=trap")
                 }
                 options.simulatedFaults[section] = fault
             default: throw .unknownFlag(source)

@@ -176,6 +176,21 @@ enum SectionalScript {
             const link = event.target.closest("a[data-section-action]");
             if (!link || event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
             event.preventDefault();
+            // A section that fell back loads again in place: its card alone, the page stays.
+            if (link.dataset.sectionAction === "retry") {
+              const card = link.closest("section[data-section]");
+              const id = card && card.dataset.section;
+              const fragmentURL = location.pathname.replace(/\/+$/, "") + "/sections/" + encodeURIComponent(id) + location.search;
+              fetchText(fragmentURL)
+                .then((html) => {
+                  const fresh = fragmentElement(html);
+                  if (!fresh) throw new Error("no card");
+                  card.replaceWith(fresh);
+                  focusHeading(fresh);
+                })
+                .catch(() => { location.href = link.href; });
+              return;
+            }
             // One change at a time: a second click while the first is applied (or
             // just after, when the next card's link has slid under the pointer) does nothing.
             if (stack.classList.contains("is-busy")) return;

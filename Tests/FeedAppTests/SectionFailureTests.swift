@@ -35,4 +35,26 @@ struct SectionFailureTests {
         #expect(fragment.status == .ok)
         #expect(fragment.bodyText.contains("could not be loaded"))
     }
+
+    @Test("A section that fell back offers Try again: a link to the page as it is, which the page script follows for that card alone")
+    func tryAgain() async throws {
+        let app = try await AppHarness(feedStore: BrokenCreditStore())
+        let page = try await app.get("/feed?sections=credit-score,balances").bodyText
+        #expect(
+            page.contains(
+                #"<p class="section-retry"><a href="/feed?sections=credit-score,balances" data-section-action="retry" data-section="credit-score">Try again</a></p>"#
+            ))
+        #expect(page.components(separatedBy: "Try again").count == 2, "only the card that fell back offers it")
+    }
+
+    @Test("A fault that passes: the first load fails and offers Try again, the next brings the section back")
+    func faultThatPasses() async throws {
+        let app = try await AppHarness(settings: AppSettings(simulatedFaults: ["recent-activity": .failsFirst(1)]))
+        let first = try await app.get("/feed/sections/recent-activity").bodyText
+        #expect(first.contains("Recent activity could not be loaded right now."))
+        #expect(first.contains(#"data-section-action="retry""#))
+        let again = try await app.get("/feed/sections/recent-activity").bodyText
+        #expect(again.contains("Blue Bottle Coffee"))
+        #expect(!again.contains("Try again"))
+    }
 }

@@ -7,10 +7,11 @@ struct SimulationOptionsTests {
     @Test("--simulate, --section-timeout and --no-stream set what they say")
     func flags() throws {
         let options = try LaunchOptions.parse([
-            "--simulate", "credit-score=delay:2s", "--simulate", "alerts=error", "--simulate", "sleep=hang",
+            "--simulate", "credit-score=delay:2s", "--simulate", "alerts=error", "--simulate", "sleep=hang", "--simulate", "workout=error:2",
             "--section-timeout", "300ms", "--no-stream",
         ])
-        #expect(options.simulatedFaults == ["credit-score": .delay(.seconds(2)), "alerts": .error, "sleep": .hang])
+        #expect(
+            options.simulatedFaults == ["credit-score": .delay(.seconds(2)), "alerts": .error, "sleep": .hang, "workout": .failsFirst(2)])
         #expect(options.sectionTimeout == .milliseconds(300))
         #expect(!options.streaming)
         #expect(options.appSettings == AppSettings(sectionTimeout: .milliseconds(300), streaming: false, simulatedFaults: options.simulatedFaults))
@@ -29,7 +30,8 @@ struct SimulationOptionsTests {
         "A malformed value names the flag and the expected form",
         arguments: [
             ["--simulate", "credit-score"], ["--simulate", "credit-score=slow"], ["--simulate", "=error"],
-            ["--simulate", "alerts=delay:soon"], ["--section-timeout", "0s"], ["--section-timeout", "fast"], ["--section-timeout", "-1s"],
+            ["--simulate", "alerts=delay:soon"], ["--simulate", "alerts=error:0"], ["--simulate", "alerts=error:twice"], ["--section-timeout", "0s"],
+            ["--section-timeout", "fast"], ["--section-timeout", "-1s"],
         ])
     func malformed(arguments: [String]) {
         #expect(throws: LaunchOptions.Problem.self) { try LaunchOptions.parse(arguments) }

@@ -8,6 +8,9 @@ public enum SimulatedFault: Sendable, Equatable {
     case delay(Duration)
     /// The load throws.
     case error
+    /// The section's first this many loads throw; then it loads: a fault
+    /// that passes, for its card's "Try again".
+    case failsFirst(Int)
     /// The load never finishes (until its deadline cancels it).
     case hang
     /// The load traps, as a Swift program does on an index out of range: the process ends.
@@ -18,12 +21,15 @@ public enum SimulatedFault: Sendable, Equatable {
         public var description: String { "simulated failure (--simulate)" }
     }
 
-    /// Parses `SECTION=delay:300ms`, `SECTION=error` or `SECTION=hang`.
+    /// Parses `SECTION=delay:300ms`, `SECTION=error`, `SECTION=error:2` or `SECTION=hang`.
     public static func parse(_ text: String) -> (section: String, fault: SimulatedFault)? {
         let parts = text.split(separator: "=", maxSplits: 1).map(String.init)
         guard parts.count == 2, !parts[0].isEmpty else { return nil }
         switch parts[1] {
         case "error": return (parts[0], .error)
+        case let value where value.hasPrefix("error:"):
+            guard let count = Int(value.dropFirst(6)), count > 0 else { return nil }
+            return (parts[0], .failsFirst(count))
         case "hang": return (parts[0], .hang)
         case "trap": return (parts[0], .trap)
         case let value where value.hasPrefix("delay:"):
@@ -40,7 +46,7 @@ public enum SimulatedFault: Sendable, Equatable {
         case .delay(let duration):
             try await Task.sleep(for: duration)
             return try await operation()
-        case .error:
+        case .error, .failsFirst:
             throw InjectedError()
         case .hang:
             // Not a long Task.sleep: a cancelled sleep keeps its timer (and

@@ -180,6 +180,14 @@ open class StackPageController: SectionController {
         }
         html.writeRaw(#"</header><div class="section-body">"#)
         child.renderContent(into: &html)
+        if case .failed = child.loadState, let plan, let address {
+            // Without script the page loads again, every section with it; with it, this card alone.
+            html.writeRaw(#"<p class="section-retry"><a href=""#)
+            address.writeURL(showing: plan.sectionIDs, base: plan.baseIDs, into: &html)
+            html.writeRaw(#"" data-section-action="retry" data-section=""#)
+            html.writeAgain(id)
+            html.writeRaw(#"">Try again</a></p>"#)
+        }
         html.writeRaw("</div></section>")
     }
 

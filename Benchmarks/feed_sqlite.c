@@ -692,6 +692,7 @@ struct form {
     const struct section_list *sections; /* the "sections" field's value (the ids, commas between), or NULL */
     const char *refreshes;        /* a section id, or NULL */
     const char *label_object;     /* or NULL; `label_object_length` bytes */
+    int primary;                  /* the button's role is the page's main action */
     size_t label_object_length;
 };
 
@@ -725,6 +726,8 @@ static void put_form(struct buffer *page, const struct visitor *visitor, const s
         PUT(page, "\">");
     }
     PUT(page, "<button type=\"submit\"");
+    if (form->primary)
+        PUT(page, " class=\"primary\"");
     if (form->label_object != NULL) {
         PUT(page, " aria-label=\"");
         put_escaped_text(page, form->label);
@@ -1088,7 +1091,7 @@ static int render_checkup(const struct section_context *context, struct buffer *
         }
         PUT(page, "</select></div>");
     }
-    PUT(page, "<button type=\"submit\">See my result</button></form>");
+    PUT(page, "<button type=\"submit\" class=\"primary\">See my result</button></form>");
     return 1;
 }
 
@@ -1186,7 +1189,7 @@ static void render_layout_bar(const struct section_context *context, struct buff
     put_text(page, status);
     PUT(page, "</p><div data-hidden-at-base hidden>");
     put_form(page, context->visitor, &(struct form){ .css_class = "post-form", .action = "/feed/layout",
-                                                     .label = "Save this layout", .sections = context->shown });
+                                                     .label = "Save this layout", .sections = context->shown, .primary = 1 });
     PUT(page, "</div>");
     if (has_saved_layout)
         put_form(page, context->visitor, &(struct form){ .css_class = "post-form", .action = "/feed/layout/reset",

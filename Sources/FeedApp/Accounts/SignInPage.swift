@@ -48,7 +48,7 @@ struct SignInPage {
                     input(
                         .type("password"), .id("signin-password"), .name("password"), HTMLAttribute("autocomplete", "current-password"),
                         .required)
-                    button(.type("submit")) { "Sign in" }
+                    button(.type("submit"), .class("primary")) { "Sign in" }
                 }
                 if showsDemoUsers {
                     aside(.class("demo-users"), .aria("label", "Demo users")) {

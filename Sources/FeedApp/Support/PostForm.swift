@@ -26,11 +26,13 @@ struct PostForm: HTML {
     var refreshes: SectionID?
     /// The form's class, from the program.
     var cssClass: StaticString = "post-form"
+    /// Whether its button is the page's main action (the stylesheet's `primary` role).
+    var isPrimary = false
 
     func render(into html: inout HTMLWriter) {
         Self.write(
             action: .path(action), token: token, hidden: hidden, label: label, labelObject: labelObject, refreshes: refreshes,
-            cssClass: cssClass, into: &html)
+            cssClass: cssClass, isPrimary: isPrimary, into: &html)
     }
 
     /// Writes the form in place, from what it is given: a page has one of
@@ -39,7 +41,8 @@ struct PostForm: HTML {
     /// 1,000 instructions a form.
     static func write(
         action: FormAction, token: FormToken, hidden: (name: StaticString, value: String)? = nil, label: String,
-        labelObject: String? = nil, refreshes: SectionID? = nil, cssClass: StaticString, into html: inout HTMLWriter
+        labelObject: String? = nil, refreshes: SectionID? = nil, cssClass: StaticString, isPrimary: Bool = false,
+        into html: inout HTMLWriter
     ) {
         html.element(
             Tag.form.self,
@@ -64,6 +67,7 @@ struct PostForm: HTML {
                 Tag.button.self,
                 attributes: { attributes in
                     attributes.attribute("type", "submit")
+                    if isPrimary { attributes.attribute("class", "primary") }
                     if let labelObject {
                         attributes.attribute("aria-label") { value in
                             value.text(label)

@@ -35,7 +35,7 @@ final class CheckupSection: SectionController, CatalogSection {
                     }
                 }
             }
-            button(.type("submit")) { answers.isEmpty ? "See my result" : "Update my result" }
+            button(.type("submit"), .class("primary")) { answers.isEmpty ? "See my result" : "Update my result" }
         }.render(into: &html)
     }
 

@@ -378,6 +378,13 @@ def run(report, work):
                  "/feed?sections=", "/feed?stream=ooo", "/day", "/day?date=9999-12-31", "/feed?sections=nope"):
         dt.navigate(base + path)
         check_accessibility(dt, report, path, axe)
+    # The README's pictures of the feed, light and dark (docs/feed.png and docs/feed-dark.png are copies).
+    dt.viewport(1000, 1050)
+    for scheme in ("light", "dark"):
+        dt.send("Emulation.setEmulatedMedia", features=[{"name": "prefers-color-scheme", "value": scheme}])
+        dt.navigate(base + "/feed")
+        dt.screenshot(os.path.join(SHOTS, "readme-feed.png" if scheme == "light" else "readme-feed-dark.png"))
+    dt.viewport(1200, 1600)
     # The dark theme (prefers-color-scheme): the same checks of contrast and the rest, and a look.
     dt.send("Emulation.setEmulatedMedia", features=[{"name": "prefers-color-scheme", "value": "dark"}])
     for path, shot in (("/feed?sections=balances,alerts,credit-score,recent-activity,checkup", "feed-dark"),

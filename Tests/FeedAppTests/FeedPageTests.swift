@@ -149,3 +149,19 @@ struct OutOfOrderHeadingTests {
         #expect(inOrder.contains(#"<h1 class="page-title">Your feed</h1>"#), "in page order the heading needs no slot")
     }
 }
+
+@Suite("The demo data")
+struct DemoDataTests {
+    @Test("Its dates count from the day it is seeded: yesterday's purchases, last month's statement, a payment due tomorrow")
+    func relativeDates() async throws {
+        let seeded = SeedData.seededOn
+        #expect(abs(seeded.daysSinceEpoch - Day.today().daysSinceEpoch) <= 1, "seeded today (give or take a midnight), not on a fixed date")
+        let data = try AppData.memory()
+        let newest = try await data.feed.recentTransactions(of: UserID(1), limit: 1)
+        #expect(newest.first?.date == seeded.adding(days: -1))
+        let tomorrow = seeded.adding(days: 1)
+        let alerts = try await data.feed.alerts(of: UserID(1)).map(\.text)
+        #expect(alerts.contains { $0.hasSuffix("is due on \(tomorrow.shortMonthName) \(tomorrow.day).") }, "\(alerts)")
+        #expect(alerts.contains("Your \(seeded.adding(months: -1).monthName) statement for Everyday Checking is available."))
+    }
+}

@@ -1,6 +1,7 @@
 /// The demo data a new database starts with (unless `--no-seed`), and
-/// what `--database memory:` serves: the same for every run, with names
-/// that must be escaped.
+/// what `--database memory:` serves: the same for every run but for its
+/// dates, which are relative to the day it is seeded (a payment due
+/// tomorrow is due tomorrow), with names that must be escaped.
 public struct SeedUser: Sendable {
     public var name: String
     public var displayName: String
@@ -16,6 +17,18 @@ public struct SeedUser: Sendable {
 }
 
 public enum SeedData {
+    /// The day the data is made: its dates count from it.
+    static let seededOn = Day.today()
+
+    /// `days` before the day the data is made.
+    private static func daysAgo(_ days: Int) -> Day { seededOn.adding(days: -days) }
+
+    /// `Dec 6`, for the day after the data is made.
+    private static var tomorrow: String {
+        let day = seededOn.adding(days: 1)
+        return day.shortMonthName + " " + String(day.day)
+    }
+
     /// Pages show the first of them until sign-in exists.
     public static let users: [SeedUser] = [
         SeedUser(
@@ -27,18 +40,18 @@ public enum SeedData {
                 Account(name: "Joint \"House\" Fund & Co", lastDigits: "7702", balance: Money(cents: 640_015)),
             ],
             alerts: [
-                (.info, "Statement ready", "Your November statement for Everyday Checking is available."),
-                (.critical, "Payment due tomorrow", "Travel Rewards <Visa>: minimum payment of $35.00 is due on Dec 1."),
+                (.info, "Statement ready", "Your \(seededOn.adding(months: -1).monthName) statement for Everyday Checking is available."),
+                (.critical, "Payment due tomorrow", "Travel Rewards <Visa>: minimum payment of $35.00 is due on \(tomorrow)."),
                 (.warning, "Large purchase", "A $1,249.00 charge at Tom & Jerry's Electronics was approved."),
             ],
             creditHistory: [688, 694, 701, 699, 707, 715, 712, 720, 726, 731, 738, 742],
             transactions: [
-                Transaction(date: Day(2026, 11, 28), merchant: "Blue Bottle Coffee", amount: Money(cents: -675)),
-                Transaction(date: Day(2026, 11, 28), merchant: "Tom & Jerry's Electronics", amount: Money(cents: -124_900)),
-                Transaction(date: Day(2026, 11, 27), merchant: "Payroll — ACME <Corp>", amount: Money(cents: 412_500)),
-                Transaction(date: Day(2026, 11, 26), merchant: "Whole Foods Market", amount: Money(cents: -8_742)),
-                Transaction(date: Day(2026, 11, 25), merchant: "City Transit", amount: Money(cents: -275)),
-                Transaction(date: Day(2026, 11, 24), merchant: "\"Corner\" Bookshop", amount: Money(cents: -2_399)),
+                Transaction(date: daysAgo(1), merchant: "Blue Bottle Coffee", amount: Money(cents: -675)),
+                Transaction(date: daysAgo(1), merchant: "Tom & Jerry's Electronics", amount: Money(cents: -124_900)),
+                Transaction(date: daysAgo(2), merchant: "Payroll — ACME <Corp>", amount: Money(cents: 412_500)),
+                Transaction(date: daysAgo(3), merchant: "Whole Foods Market", amount: Money(cents: -8_742)),
+                Transaction(date: daysAgo(4), merchant: "City Transit", amount: Money(cents: -275)),
+                Transaction(date: daysAgo(5), merchant: "\"Corner\" Bookshop", amount: Money(cents: -2_399)),
             ],
             daySeed: 0),
         SeedUser(
@@ -53,9 +66,9 @@ public enum SeedData {
             ],
             creditHistory: [612, 618, 615, 623, 630, 628, 641, 648, 652, 660, 667, 671],
             transactions: [
-                Transaction(date: Day(2026, 11, 29), merchant: "Campus <Books>", amount: Money(cents: -5_620)),
-                Transaction(date: Day(2026, 11, 27), merchant: "Rent & Utilities", amount: Money(cents: -95_000)),
-                Transaction(date: Day(2026, 11, 25), merchant: "Part-time \"Café\" Wages", amount: Money(cents: 61_200)),
+                Transaction(date: daysAgo(1), merchant: "Campus <Books>", amount: Money(cents: -5_620)),
+                Transaction(date: daysAgo(3), merchant: "Rent & Utilities", amount: Money(cents: -95_000)),
+                Transaction(date: daysAgo(5), merchant: "Part-time \"Café\" Wages", amount: Money(cents: 61_200)),
             ],
             daySeed: 11),
     ]

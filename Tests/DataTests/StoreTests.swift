@@ -23,7 +23,7 @@ struct StoreTests {
                 #expect(try await data.feed.creditScore(of: user) == CreditScore(score: seed.creditHistory.last!, history: seed.creditHistory))
                 #expect(try await data.feed.recentTransactions(of: user, limit: 2) == Array(seed.transactions.prefix(2)))
             }
-            #expect(try await data.feed.accounts(of: alex).contains { $0.name == "Travel Rewards <Visa>" })
+            #expect(try await data.feed.recentTransactions(of: alex, limit: 2).contains { $0.merchant == "Tom & Jerry's Electronics" })
             #expect(try await data.feed.accounts(of: UserID(999)).isEmpty)
         }
     }

@@ -81,13 +81,20 @@ struct FeedPageTests {
     }
 
     @Test("Data with markup characters is escaped, never interpreted")
-    func demoDataIsEscaped() async throws {
-        let body = try await app.get("/feed?sections=balances,alerts,recent-activity").bodyText
+    func markupIsEscaped() async throws {
+        var user = SeedData.users[0]
+        user.accounts[2].name = "Travel Rewards <Visa>"
+        user.accounts[3].name = #"Joint "House" Fund & Co"#
+        user.alerts[0].title = "<script>alert(1)</script>"
+        user.transactions[2].merchant = "Payroll — ACME <Corp>"
+        let marked = try await AppHarness(feedStore: SeedFeedStore(users: [user]))
+        let body = try await marked.get("/feed?sections=balances,alerts,recent-activity").bodyText
         #expect(body.contains("Travel Rewards &lt;Visa&gt;"))
         #expect(body.contains("Joint &quot;House&quot; Fund &amp; Co"))
+        #expect(body.contains("&lt;script&gt;alert(1)&lt;/script&gt;"))
+        #expect(body.contains("Payroll — ACME &lt;Corp&gt;"))
         #expect(body.contains("Tom &amp; Jerry&#39;s Electronics"))
-        #expect(!body.contains("<Visa>"))
-        #expect(!body.contains("<Corp>"))
+        #expect(!body.contains("<Visa>") && !body.contains("<Corp>") && !body.contains("<script>alert"))
     }
 
     @Test("Alerts come most severe first")

@@ -1,7 +1,8 @@
 /// The demo data a new database starts with (unless `--no-seed`), and
 /// what `--database memory:` serves: the same for every run but for its
 /// dates, which are relative to the day it is seeded (a payment due
-/// tomorrow is due tomorrow), with names that must be escaped.
+/// tomorrow is due tomorrow), with names a person would believe (the
+/// escaping of names with markup in them is the tests' to show).
 public struct SeedUser: Sendable {
     public var name: String
     public var displayName: String
@@ -36,29 +37,29 @@ public enum SeedData {
             accounts: [
                 Account(name: "Everyday Checking", lastDigits: "4821", balance: Money(cents: 2_384_512)),
                 Account(name: "High-Yield Savings", lastDigits: "0937", balance: Money(cents: 1_250_000)),
-                Account(name: "Travel Rewards <Visa>", lastDigits: "5510", balance: Money(cents: -184_233)),
-                Account(name: "Joint \"House\" Fund & Co", lastDigits: "7702", balance: Money(cents: 640_015)),
+                Account(name: "Travel Rewards Visa", lastDigits: "5510", balance: Money(cents: -184_233)),
+                Account(name: "Joint Household", lastDigits: "7702", balance: Money(cents: 640_015)),
             ],
             alerts: [
                 (.info, "Statement ready", "Your \(seededOn.adding(months: -1).monthName) statement for Everyday Checking is available."),
-                (.critical, "Payment due tomorrow", "Travel Rewards <Visa>: minimum payment of $35.00 is due on \(tomorrow)."),
+                (.critical, "Payment due tomorrow", "Travel Rewards Visa: minimum payment of $35.00 is due on \(tomorrow)."),
                 (.warning, "Large purchase", "A $1,249.00 charge at Tom & Jerry's Electronics was approved."),
             ],
             creditHistory: [688, 694, 701, 699, 707, 715, 712, 720, 726, 731, 738, 742],
             transactions: [
                 Transaction(date: daysAgo(1), merchant: "Blue Bottle Coffee", amount: Money(cents: -675)),
                 Transaction(date: daysAgo(1), merchant: "Tom & Jerry's Electronics", amount: Money(cents: -124_900)),
-                Transaction(date: daysAgo(2), merchant: "Payroll — ACME <Corp>", amount: Money(cents: 412_500)),
+                Transaction(date: daysAgo(2), merchant: "Payroll — Acme Corp", amount: Money(cents: 412_500)),
                 Transaction(date: daysAgo(3), merchant: "Whole Foods Market", amount: Money(cents: -8_742)),
                 Transaction(date: daysAgo(4), merchant: "City Transit", amount: Money(cents: -275)),
-                Transaction(date: daysAgo(5), merchant: "\"Corner\" Bookshop", amount: Money(cents: -2_399)),
+                Transaction(date: daysAgo(5), merchant: "Corner Bookshop", amount: Money(cents: -2_399)),
             ],
             daySeed: 0),
         SeedUser(
-            name: "sam", displayName: "Sam <Lee> & Partners", password: "sam-demo-2",
+            name: "sam", displayName: "Sam Lee", password: "sam-demo-2",
             accounts: [
                 Account(name: "Student Checking", lastDigits: "1204", balance: Money(cents: 31_245)),
-                Account(name: "Rainy-Day <Savings>", lastDigits: "8830", balance: Money(cents: 402_000)),
+                Account(name: "Rainy-Day Savings", lastDigits: "8830", balance: Money(cents: 402_000)),
             ],
             alerts: [
                 (.warning, "Low balance", "Student Checking is below $500.00 & falling."),
@@ -66,9 +67,9 @@ public enum SeedData {
             ],
             creditHistory: [612, 618, 615, 623, 630, 628, 641, 648, 652, 660, 667, 671],
             transactions: [
-                Transaction(date: daysAgo(1), merchant: "Campus <Books>", amount: Money(cents: -5_620)),
+                Transaction(date: daysAgo(1), merchant: "Campus Books", amount: Money(cents: -5_620)),
                 Transaction(date: daysAgo(3), merchant: "Rent & Utilities", amount: Money(cents: -95_000)),
-                Transaction(date: daysAgo(5), merchant: "Part-time \"Café\" Wages", amount: Money(cents: 61_200)),
+                Transaction(date: daysAgo(5), merchant: "Café Wages", amount: Money(cents: 61_200)),
             ],
             daySeed: 11),
     ]

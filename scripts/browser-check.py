@@ -227,6 +227,8 @@ def check_live_windows(dt, report, base, debug_port):
     report.check(f"live: the alert vanished from Alex's other window within a second ({took * 1000:.0f} ms)",
                  len(alerts(second)) == len(before) - 1 and took < 1, f"still {alerts(second)}")
     second.screenshot(os.path.join(SHOTS, "feed-7-live-second-window.png"))
+    said = second.evaluate("(document.querySelector('[data-sectional-announcer][role=status]') || {}).textContent || ''")
+    report.check("live: the change is announced to screen readers once, politely", said == "Alerts updated", f"said {said!r}")
     time.sleep(0.5)
     report.check("live: Sam's window did not change", alerts(other) == theirs, f"{theirs} became {alerts(other)}")
     dt.navigate(base + "/feed")

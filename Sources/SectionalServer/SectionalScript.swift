@@ -181,6 +181,7 @@ enum SectionalScript {
               const card = link.closest("section[data-section]");
               const id = card && card.dataset.section;
               const fragmentURL = location.pathname.replace(/\/+$/, "") + "/sections/" + encodeURIComponent(id) + location.search;
+              card.setAttribute("aria-busy", "true");
               fetchText(fragmentURL)
                 .then((html) => {
                   const fresh = fragmentElement(html);
@@ -228,6 +229,8 @@ enum SectionalScript {
             const card = sectionElement(id);
             const fragmentURL = location.pathname.replace(/\/+$/, "") + "/sections/" + encodeURIComponent(id) + location.search;
             const body = new URLSearchParams(new FormData(form));
+            // Busy until its fresh card replaces it: a screen reader waits for the new one.
+            if (card) card.setAttribute("aria-busy", "true");
             // "manual": the 303 back to the page is the success signal; the page itself is not needed.
             fetch(form.action, { method: "POST", body, redirect: "manual" })
               .then((response) => {
@@ -253,6 +256,18 @@ enum SectionalScript {
           let liveTimer = null;
           let liveEnded = false;
           const seenVersions = new Map();  // section id -> version the page shows
+          // Changes that arrive on their own are said once, politely, by one live region of the page's.
+          let announcer = null;
+          const announce = (text) => {
+            if (!announcer) {
+              announcer = document.createElement("p");
+              announcer.className = "visually-hidden";
+              announcer.setAttribute("role", "status");
+              announcer.dataset.sectionalAnnouncer = "";
+              document.body.append(announcer);
+            }
+            announcer.textContent = text;
+          };
           function openLive() {
             clearTimeout(liveTimer);
             const cards = [...stack.querySelectorAll(":scope > section[data-live]")];
@@ -289,6 +304,7 @@ enum SectionalScript {
                 if (target === fresh.querySelector("h2")) target.tabIndex = -1;
                 target.focus({ preventScroll: true });
               }
+              announce((fresh.querySelector("h2") || {}).textContent + " updated");
             });
             // Replaced by a newer page of this user's, or signed out: not reopened.
             source.addEventListener("end", () => { source.close(); liveSource = null; liveEnded = true; });

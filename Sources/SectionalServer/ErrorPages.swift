@@ -12,11 +12,13 @@ extension Site {
         .json(["error": ErrorBody(error: error)], status: error.status)
     }
 
-    /// The error in the site's frame, with the valid sections when it names them.
-    public func errorPage(_ error: HTTPError) -> Response {
+    /// The error in the site's frame, with the valid sections when it names
+    /// them, under `banner` (the site's for no page by default; a page that
+    /// knows its visitor gives its own).
+    public func errorPage(_ error: HTTPError, banner pageBanner: (any HTML)? = nil) -> Response {
         var html = HTMLWriter()
         HTMLDocument(title: "\(error.status.reason) · \(name)", head: head) {
-            HTMLRenderer { html in banner(nil).render(into: &html) }
+            HTMLRenderer { html in (pageBanner ?? banner(nil)).render(into: &html) }
             main(.class("error-page")) {
                 h1 { "\(error.status.code) \(error.status.reason)" }
                 p { error.message }

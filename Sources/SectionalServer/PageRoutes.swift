@@ -65,14 +65,22 @@ final class PageRoutes<Page: ComposedPage>: Sendable {
 
     private func fullPageResponse(_ request: Request) async throws(HTTPError) -> Response {
         var visit = Visit.nobody
-        let (context, plan) = try await compose(request, for: .browser, visit: &visit)
+        let context = try await context(request, for: .browser, visit: &visit)
         // Only a message the site names: a link cannot put words in the page.
         let notice = request.queryValue("notice").flatMap { site.notices[$0] }
         let response: Response
-        switch try delivery(for: request) {
-        case .whole: response = await wholePage(makeDocument(plan: plan, context: context, notice: notice))
-        case .inOrder: response = streamedPage(plan: plan, context: context, notice: notice, order: .pageOrder)
-        case .outOfOrder: response = streamedPage(plan: plan, context: context, notice: notice, order: .asFinished)
+        do {
+            let plan = try await plan(request, context)
+            switch try delivery(for: request) {
+            case .whole: response = await wholePage(makeDocument(plan: plan, context: context, notice: notice))
+            case .inOrder: response = streamedPage(plan: plan, context: context, notice: notice, order: .pageOrder)
+            case .outOfOrder: response = streamedPage(plan: plan, context: context, notice: notice, order: .asFinished)
+            }
+        } catch {
+            // A malformed query, the visitor known: the error page keeps the page's banner, signed in.
+            var page = site.errorPage(error, banner: page.banner(context, in: site))
+            for (name, value) in error.headers { page.headers[name] = value }
+            response = page
         }
         return withLogUser(response, visit)
     }
@@ -226,12 +234,22 @@ final class PageRoutes<Page: ComposedPage>: Sendable {
 
     /// Who asks, the request's context, and its composition on top of the user's saved layout.
     func compose(_ request: Request, for reader: Reader, visit: inout Visit) async throws(HTTPError) -> (Page.Context, CompositionPlan) {
+        let context = try await context(request, for: reader, visit: &visit)
+        return (context, try await plan(request, context))
+    }
+
+    /// Who asks, and the request's context.
+    private func context(_ request: Request, for reader: Reader, visit: inout Visit) async throws(HTTPError) -> Page.Context {
         visit = try await self.visit(request, for: reader)
-        let context = try await page.context(from: request, visitor: visit.visitor(as: Page.User.self))
+        return try await page.context(from: request, visitor: visit.visitor(as: Page.User.self))
+    }
+
+    /// The request's composition on top of the user's saved layout.
+    private func plan(_ request: Request, _ context: Page.Context) async throws(HTTPError) -> CompositionPlan {
         // Read even when the query lists its sections: links back to the bare
         // page must know that it shows the saved layout.
         let saved = await page.savedLayout(for: context)
-        return (context, try page.plan(from: request, saved: saved))
+        return try page.plan(from: request, saved: saved)
     }
 
     /// The page's controller tree for `plan`; with `only`, a page that makes

@@ -25,6 +25,18 @@ struct BadInputTests {
         }
     }
 
+    @Test("A page's error keeps its banner: the visitor is still shown signed in, with the way to sign out")
+    func errorPageKeepsTheVisitor() async throws {
+        // A malformed composition or delivery, found once the page has its context; a bad date is the
+        // context itself, and its page has the site's banner (as every error page had before).
+        for target in ["/feed?sections=nope", "/feed?stream=sideways", "/day?sections=nope"] {
+            let response = try await app.get(target)
+            #expect(response.status == .badRequest, "\(target)")
+            #expect(response.bodyText.contains("Alex O&#39;Brien"), "\(target)")
+            #expect(response.bodyText.contains(#"action="/signout""#), "\(target)")
+        }
+    }
+
     @Test("An unknown section under /api is a 400 in JSON with the valid ids")
     func unknownSectionJSON() async throws {
         let response = try await app.get("/api/feed/sections?add=nope,worse")

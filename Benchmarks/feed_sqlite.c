@@ -696,6 +696,18 @@ struct form {
     size_t label_object_length;
 };
 
+/* <input type="hidden" name="sections" value="a,b">: a composition a form carries (ids need no escaping). */
+static void put_sections_field(struct buffer *page, const struct section_list *sections)
+{
+    PUT(page, "<input type=\"hidden\" name=\"sections\" value=\"");
+    for (size_t i = 0; i < sections->count; i++) {
+        if (i > 0)
+            PUT(page, ",");
+        put_text(page, catalog[sections->at[i]].id);
+    }
+    PUT(page, "\">");
+}
+
 static void put_form(struct buffer *page, const struct visitor *visitor, const struct form *form)
 {
     PUT(page, "<form class=\"");
@@ -716,15 +728,8 @@ static void put_form(struct buffer *page, const struct visitor *visitor, const s
         put_escaped_text(page, form->back);
         PUT(page, "\">");
     }
-    if (form->sections != NULL) {
-        PUT(page, "<input type=\"hidden\" name=\"sections\" value=\"");
-        for (size_t i = 0; i < form->sections->count; i++) {
-            if (i > 0)
-                PUT(page, ",");
-            put_escaped_text(page, catalog[form->sections->at[i]].id);
-        }
-        PUT(page, "\">");
-    }
+    if (form->sections != NULL)
+        put_sections_field(page, form->sections);
     PUT(page, "<button type=\"submit\"");
     if (form->primary)
         PUT(page, " class=\"primary\"");
@@ -1062,15 +1067,8 @@ static const struct question {
 static int render_checkup(const struct section_context *context, struct buffer *page)
 {
     PUT(page, "<form class=\"checkup\" method=\"get\" action=\"/feed\">");
-    if (!same_sections(context->shown, context->base)) {
-        PUT(page, "<input type=\"hidden\" name=\"sections\" value=\"");
-        for (size_t i = 0; i < context->shown->count; i++) {
-            if (i > 0)
-                PUT(page, ",");
-            put_text(page, catalog[context->shown->at[i]].id);
-        }
-        PUT(page, "\">");
-    }
+    if (!same_sections(context->shown, context->base))
+        put_sections_field(page, context->shown);
     for (size_t q = 0; q < sizeof questions / sizeof questions[0]; q++) {
         const struct question *question = &questions[q];
         PUT(page, "<div class=\"question\"><label for=\"checkup-");

@@ -29,7 +29,10 @@ extension Site {
                 p { a(.href(home.path)) { home.label } }
             }
         }.render(into: &html)
-        return self.html(html, status: error.status)
+        var response = self.html(html, status: error.status)
+        for (name, value) in error.headers { response.headers[name] = value }
+        // Moved out, not copied: `Response` says why.
+        return consume response
     }
 
     private struct ErrorBody: Encodable {

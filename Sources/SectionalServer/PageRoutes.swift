@@ -22,7 +22,7 @@ final class PageRoutes<Page: ComposedPage>: Sendable {
     let site: Site
     let logger: Logger
     /// Who asks: `nil` when the site has no sign-in, which only a public page allows.
-    let visitors: VisitorLookup<Page.User>?
+    let signIn: (any SignIn)?
     /// The page's path and its document title, made once: joined per
     /// request, they cost 1,200 instructions a feed page.
     private let path: String
@@ -34,9 +34,9 @@ final class PageRoutes<Page: ComposedPage>: Sendable {
         self.page = page
         self.site = site
         self.logger = logger
-        visitors = VisitorLookup(site.signIn, page: page.name)
+        signIn = site.signIn(readAs: Page.User.self, by: "The page '\(page.name)'")
         precondition(
-            page.isPublic || visitors != nil,
+            page.isPublic || signIn != nil,
             "The page '\(page.name)' is private, as pages are unless they set isPublic, and the site has no sign-in: set site.signIn, or make the page public."
         )
         path = page.path
@@ -78,9 +78,7 @@ final class PageRoutes<Page: ComposedPage>: Sendable {
             }
         } catch {
             // A malformed query, the visitor known: the error page keeps the page's banner, signed in.
-            var page = site.errorPage(error, banner: page.banner(context, in: site))
-            for (name, value) in error.headers { page.headers[name] = value }
-            response = page
+            response = site.errorPage(error, banner: page.banner(context, in: site))
         }
         return withLogUser(response, visit)
     }
@@ -221,14 +219,14 @@ final class PageRoutes<Page: ComposedPage>: Sendable {
     /// Who asks. On a private page, nobody is refused: the answer `reader` gets is thrown.
     /// - Parameter renewing: whether the request is the visitor's own activity (`SignIn.visitor(for:renewing:)`).
     func visit(_ request: Request, for reader: Reader, renewing: Bool = true) async throws(HTTPError) -> Visit {
-        guard let visitors else { return .nobody }
-        let visit = try await visitors.visit(for: request, renewing: renewing)
+        guard let signIn else { return .nobody }
+        let visit = try await signIn.visit(for: request, renewing: renewing)
         guard visit.name == nil, !page.isPublic else { return visit }
         switch reader {
         case .browser:
-            throw HTTPError(.seeOther, "Sign in to see this page.", headers: ["Location": visitors.signIn.signInPath(returningTo: request)])
+            throw HTTPError(.seeOther, "Sign in to see this page.", headers: ["Location": signIn.signInPath(returningTo: request)])
         case .script:
-            throw visitors.signIn.unauthorized(request)
+            throw signIn.unauthorized(request)
         }
     }
 

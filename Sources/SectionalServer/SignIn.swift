@@ -80,11 +80,11 @@ extension Site {
     /// - Throws: the answer for nobody signed in (a 303 to sign in), or the
     ///   sign-in's own (a 401 for a credential that is not valid).
     public func requireVisitor<User: Sendable>(_ request: Request, as user: User.Type = User.self) async throws(HTTPError) -> SignedIn<User> {
-        guard let lookup = VisitorLookup<User>(signIn, page: request.path) else {
+        guard let signIn = signIn(readAs: User.self, by: "The route " + request.path) else {
             preconditionFailure("The route \(request.path) needs a visitor and the site has no sign-in: set site.signIn.")
         }
-        guard let visitor = try await lookup.visit(for: request, renewing: true).visitor(as: User.self) else {
-            throw HTTPError(.seeOther, "Sign in first.", headers: ["Location": lookup.signIn.signInPath(returningTo: request)])
+        guard let visitor = try await signIn.visit(for: request, renewing: true).visitor(as: User.self) else {
+            throw HTTPError(.seeOther, "Sign in first.", headers: ["Location": signIn.signInPath(returningTo: request)])
         }
         return visitor
     }
@@ -130,24 +130,17 @@ extension SignIn {
     }
 }
 
-/// The site's sign-in, asked for the pages of one `User`.
-struct VisitorLookup<User: Sendable>: Sendable {
-    let signIn: any SignIn
-
-    /// The lookup for `page`; `nil` when the site has no sign-in.
-    /// Stops the program when the page reads a user of another type than
-    /// the site's sign-in makes: a mistake of the app's, seen at start.
-    init?(_ signIn: (any SignIn)?, page: String) {
+extension Site {
+    /// The site's sign-in, for a reader (a page, a form's route) of the
+    /// visitor as a `User`; `nil` when the site has none. Stops the program
+    /// when the reader reads a user of another type than the sign-in makes:
+    /// a mistake of the app's, seen at start.
+    func signIn<User>(readAs user: User.Type, by reader: String) -> (any SignIn)? {
         guard let signIn else { return nil }
-        self.signIn = signIn
+        func made<S: SignIn>(by signIn: S) -> Any.Type { S.User.self }
         precondition(
-            User.self == Never.self || Self.userType(of: signIn) == User.self,
-            "The page '\(page)' reads a \(User.self) but the site's sign-in makes a \(Self.userType(of: signIn)).")
-    }
-
-    private static func userType<S: SignIn>(of signIn: S) -> Any.Type { S.User.self }
-
-    func visit(for request: Request, renewing: Bool) async throws(HTTPError) -> Visit {
-        try await signIn.visit(for: request, renewing: renewing)
+            User.self == Never.self || made(by: signIn) == User.self,
+            "\(reader) reads a \(User.self) but the site's sign-in makes a \(made(by: signIn)).")
+        return signIn
     }
 }

@@ -59,6 +59,18 @@ private final class TextSection: SectionController, CatalogSection {
     override func render(into html: inout HTMLWriter) { p { text }.render(into: &html) }
 }
 
+/// A page that reads its visitor as a number, where the site's sign-in makes names.
+private struct CountPage: ComposedPage {
+    let name = "count"
+    let title = "Count"
+    let catalog = PageCatalog<Int>([.section(TextSection.self) { setup in TextSection(String(setup.context)) }], defaults: [TextSection.self])
+
+    func context(from request: Request, visitor: SignedIn<Int>?) throws(HTTPError) -> Int {
+        guard let visitor else { throw .signInRequired }
+        return visitor.user
+    }
+}
+
 /// A page anyone may see: it greets a visitor who is signed in.
 private struct LobbyPage: ComposedPage {
     let name = "lobby"
@@ -91,13 +103,15 @@ struct PrivatePageTests {
     @Test("A page that says nothing about users is refused to nobody: 303 to sign in for a browser, 401 for a script")
     func nobodyIsRefused() async throws {
         let client = InProcessClient(router(site(live: LiveHub())))
-        for path in ["/plain", "/plain/sections/watched", "/plain?sections=watched&stream=0"] {
+        for (path, signInFirst) in [
+            ("/plain", "/login?next=/plain"), ("/plain/sections/watched", "/login?next=/plain/sections/watched"),
+            ("/plain?sections=watched&stream=0", "/login?next=/plain"),
+        ] {
             let response = try await client.get(path)
             #expect(response.status == .seeOther, "\(path)")
-            #expect(response.headers["Location"] == "/login?next=/plain" || path.contains("sections/"), "\(path)")
+            #expect(response.headers["Location"] == signInFirst, "\(path)")
             #expect(!response.bodyText.contains("Watched"), "\(path)")
         }
-        #expect(try await client.get("/plain/sections/watched").headers["Location"] == "/login?next=/plain/sections/watched")
         for path in ["/api/plain/sections", "/plain/live"] {
             let response = try await client.get(path)
             #expect(response.status == .unauthorized, "\(path)")
@@ -147,6 +161,14 @@ struct PrivatePageTests {
         await #expect(processExitsWith: .failure) {
             var router = Router()
             router.addPage(PlainPage(), in: Site(name: "Test", head: DocumentHead(language: "en"), home: .init(path: "/", label: "Back")))
+        }
+    }
+
+    @Test("A page that reads a user of another type than the site's sign-in makes stops the program as the router is built")
+    func mismatchedUserType() async {
+        await #expect(processExitsWith: .failure) {
+            var router = Router()
+            router.addPage(CountPage(), in: site())
         }
     }
 

@@ -81,13 +81,22 @@ def check_page(dt, report, base, path, expected, shot, narrow=False):
     got = dt.evaluate(SNAPSHOT_JS)["sections"]
     report.check(f"{path} shows {','.join(expected)}", got == expected, f"found {','.join(got) or 'no sections'}")
     dt.screenshot(os.path.join(SHOTS, shot + ".png"))
-    if narrow:  # as on a phone: 360 px wide, nothing may stick out sideways
-        dt.viewport(360, 1600)
-        dt.screenshot(os.path.join(SHOTS, shot + "-360.png"))
-        width = dt.evaluate("document.documentElement.scrollWidth")
-        report.check(f"{path} at 360 px wide: nothing wider than the screen", width <= 360, f"page is {width} px wide")
+    if narrow:  # as on phones, 360 and 390 px wide, in both themes: nothing may stick out sideways
+        for scheme in ("light", "dark"):
+            set_scheme(dt, scheme)
+            for phone in (360, 390):
+                dt.viewport(phone, 1600)
+                dt.screenshot(os.path.join(SHOTS, f"{shot}-{phone}" + ("-dark" if scheme == "dark" else "") + ".png"))
+                width = dt.evaluate("document.documentElement.scrollWidth")
+                report.check(f"{path} at {phone} px wide, {scheme}: nothing wider than the screen", width <= phone, f"page is {width} px wide")
+        set_scheme(dt, "light")
         dt.viewport(1200, 1600)
     report.check(f"{path} has no JavaScript errors", not dt.errors, "; ".join(dt.errors))
+
+
+def set_scheme(dt, scheme):
+    """Emulates the visitor's colour scheme (prefers-color-scheme): light or dark."""
+    dt.send("Emulation.setEmulatedMedia", features=[{"name": "prefers-color-scheme", "value": scheme}])
 
 
 def check_accessibility(dt, report, path, axe):
@@ -383,12 +392,12 @@ def run(report, work):
     # The README's pictures of the feed, light and dark (docs/feed.png and docs/feed-dark.png are copies).
     dt.viewport(1000, 1050)
     for scheme in ("light", "dark"):
-        dt.send("Emulation.setEmulatedMedia", features=[{"name": "prefers-color-scheme", "value": scheme}])
+        set_scheme(dt, scheme)
         dt.navigate(base + "/feed")
         dt.screenshot(os.path.join(SHOTS, "readme-feed.png" if scheme == "light" else "readme-feed-dark.png"))
     dt.viewport(1200, 1600)
     # The dark theme (prefers-color-scheme): the same checks of contrast and the rest, and a look.
-    dt.send("Emulation.setEmulatedMedia", features=[{"name": "prefers-color-scheme", "value": "dark"}])
+    set_scheme(dt, "dark")
     for path, shot in (("/feed?sections=balances,alerts,credit-score,recent-activity,checkup", "feed-dark"),
                        ("/feed?sections=checkup&checkup=emergency-fund:none&checkup=retirement:no&checkup=card-balance:carry", "feed-checkup-dark"),
                        ("/day", "day-dark"), ("/feed?sections=nope", "error-dark")):
@@ -397,7 +406,7 @@ def run(report, work):
         report.check(f"{path}, dark: the page takes the dark theme", dark == "rgb(15, 19, 26)", f"background {dark}")
         check_accessibility(dt, report, path + " (dark)", axe)
         dt.screenshot(os.path.join(SHOTS, shot + ".png"))
-    dt.send("Emulation.setEmulatedMedia", features=[{"name": "prefers-color-scheme", "value": "light"}])
+    set_scheme(dt, "light")
     check_keyboard(dt, report, base)
     check_double_click(dt, report, base)
 
@@ -423,7 +432,8 @@ def check_retry(dt, report, binary, work):
     with open(os.path.join(work, "server-retry.log"), "wb") as log:
         server = subprocess.Popen([os.path.join(binary, "feed-server"), "--port", str(port), "--quiet",
                                    "--public", os.path.join(ROOT, "Public"), "--database", "memory:", "--drain", "0s",
-                                   "--simulate", "recent-activity=error:1"], cwd=ROOT, stdout=log, stderr=log)
+                                   "--simulate", "recent-activity=error:1", "--simulate", "credit-score=delay:800ms"],
+                                  cwd=ROOT, stdout=log, stderr=log)
     processes.append((server, False))
     wait_until("the second feed-server /healthz", lambda: server.poll() is None and http_get(base + "/healthz"))
     dt.navigate(base + "/signin?next=/feed%3Fsections%3Drecent-activity")
@@ -439,6 +449,22 @@ def check_retry(dt, report, binary, work):
     report.check("Try again brought the section back in place, the page stayed",
                  dt.evaluate("window.__sameDocument === true && !document.querySelector('.section-retry')"))
     report.check("Try again: no JavaScript errors", not dt.errors, "; ".join(dt.errors))
+    check_placeholder(dt, report, base)
+
+
+def check_placeholder(dt, report, base):
+    """Streamed in page order, a card the page waits for (credit score, 0.8 s late) shows a placeholder meanwhile."""
+    dt.events.clear()
+    dt.send("Page.navigate", url=base + "/feed?sections=balances,credit-score")
+    # Any card the page had to wait for has one; those whose card is in are hidden.
+    shown = "[...document.querySelectorAll('#stack > .section-placeholder')].filter((p) => p.offsetHeight > 0).map((p) => p.textContent)"
+    wait_until("the credit score's placeholder", lambda: dt.evaluate(shown), timeout=5)
+    text = ", ".join(dt.evaluate(shown))
+    report.check("a streamed card not yet arrived shows a placeholder where it will go", text == "Loading Credit score…", text)
+    dt.screenshot(os.path.join(SHOTS, "feed-9-placeholder.png"))
+    dt.wait_event("Page.loadEventFired")
+    report.check("once the card is in, its placeholder is gone",
+                 dt.evaluate("!document.querySelector('.section-placeholder') && !!document.querySelector('#section-credit-score')"))
 
 
 processes = []  # (Popen, leads a process group), stopped at the end whatever happens

@@ -44,9 +44,11 @@ public protocol ComposedPage: Sendable {
     /// - Throws: an `HTTPError`, e.g. a 400 when the query is malformed.
     func context(from request: Request, visitor: SignedIn<User>?) async throws(HTTPError) -> Context
 
-    /// The banner above the page: the site's by default; a page may show
-    /// what its context knows there, such as who is signed in.
-    func banner(_ context: Context, in site: Site) -> any HTML
+    /// The banner above the page and its error pages: the site's by
+    /// default; a page may show who is signed in there. It depends on the
+    /// visitor alone, so a request whose context cannot be read (a bad
+    /// query) still gets its error page under the page's own banner.
+    func banner(for visitor: SignedIn<User>?, in site: Site) -> any HTML
 
     /// Query items every link of the page keeps, e.g. the date. None by default.
     func linkContext(_ context: Context) -> [PageAddress.QueryPair]
@@ -68,7 +70,7 @@ extension ComposedPage {
 
     public func savedLayout(for context: Context) async -> [SectionID]? { nil }
 
-    public func banner(_ context: Context, in site: Site) -> any HTML { site.banner(name) }
+    public func banner(for visitor: SignedIn<User>?, in site: Site) -> any HTML { site.banner(name) }
 
     public var isPublic: Bool { false }
 

@@ -64,23 +64,32 @@ final class PageRoutes<Page: ComposedPage>: Sendable {
     }
 
     private func fullPageResponse(_ request: Request) async throws(HTTPError) -> Response {
-        var visit = Visit.nobody
-        let context = try await context(request, for: .browser, visit: &visit)
-        // Only a message the site names: a link cannot put words in the page.
-        let notice = request.queryValue("notice").flatMap { site.notices[$0] }
+        let visit = try await visit(request, for: .browser)
+        let visitor = visit.visitor(as: Page.User.self)
+        let shell = Shell(
+            visitor: visitor,
+            // Only a message the site names: a link cannot put words in the page.
+            notice: request.queryValue("notice").flatMap { site.notices[$0] })
         let response: Response
         do {
+            let context = try await page.context(from: request, visitor: visitor)
             let plan = try await plan(request, context)
             switch try delivery(for: request) {
-            case .whole: response = await wholePage(makeDocument(plan: plan, context: context, notice: notice))
-            case .inOrder: response = streamedPage(plan: plan, context: context, notice: notice, order: .pageOrder)
-            case .outOfOrder: response = streamedPage(plan: plan, context: context, notice: notice, order: .asFinished)
+            case .whole: response = await wholePage(makeDocument(plan: plan, context: context, shell: shell))
+            case .inOrder: response = streamedPage(plan: plan, context: context, shell: shell, order: .pageOrder)
+            case .outOfOrder: response = streamedPage(plan: plan, context: context, shell: shell, order: .asFinished)
             }
         } catch {
             // A malformed query, the visitor known: the error page keeps the page's banner, signed in.
-            response = site.errorPage(error, banner: page.banner(context, in: site))
+            response = site.errorPage(error, banner: page.banner(for: visitor, in: site))
         }
         return withLogUser(response, visit)
+    }
+
+    /// What frames a page's sections: the banner for its visitor and a one-time notice.
+    private struct Shell: Sendable {
+        let visitor: SignedIn<Page.User>?
+        let notice: String?
     }
 
     private enum Delivery {
@@ -132,13 +141,13 @@ final class PageRoutes<Page: ComposedPage>: Sendable {
     }
 
     /// What needs no section at once, then each card as it is ready.
-    private func streamedPage(plan: CompositionPlan, context: Page.Context, notice: String?, order: CardOrder) -> Response {
+    private func streamedPage(plan: CompositionPlan, context: Page.Context, shell: Shell, order: CardOrder) -> Response {
         Response(
             headers: site.htmlHeaders,
             body: .stream(
                 ResponseStream { [self] writer in
                     // Made in the stream's task: a controller tree stays in the task that made it.
-                    let document = makeDocument(plan: plan, context: context, notice: notice)
+                    let document = makeDocument(plan: plan, context: context, shell: shell)
                     let report = await document.stream(order, loading: site.settings.loadOptions) { writer.writeWithoutWaiting($0) }
                     log(report)
                 }))
@@ -262,13 +271,13 @@ final class PageRoutes<Page: ComposedPage>: Sendable {
         return controller
     }
 
-    private func makeDocument(plan: CompositionPlan, context: Page.Context, notice: String?) -> PageDocument {
+    private func makeDocument(plan: CompositionPlan, context: Page.Context, shell: Shell) -> PageDocument {
         let controller = makePage(plan: plan, context: context)
-        let shell = PageShell(page: controller, banner: page.banner(context, in: site), notice: notice)
+        let root = PageShell(page: controller, banner: page.banner(for: shell.visitor, in: site), notice: shell.notice)
         let canonical = site.linksCanonicalURL ? controller.address?.url(for: plan) : nil
         // A page controller may title itself otherwise than its page.
         let title = controller.title == page.title ? documentTitle : site.documentTitle(controller.title)
-        return PageDocument(title: title, head: head, canonicalURL: canonical, root: shell, page: controller)
+        return PageDocument(title: title, head: head, canonicalURL: canonical, root: root, page: controller)
     }
 
     /// The answer, with who asked for the access log.

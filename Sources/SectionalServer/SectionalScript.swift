@@ -32,6 +32,10 @@ enum SectionalScript {
           const stack = document.getElementById("stack");
           if (!stack || !window.fetch || !window.history) return;
 
+          // The placeholders a streamed page sent for cards it waited for: their cards are in now
+          // (the script runs once the page is parsed), and a card removed in place must not uncover one.
+          for (const placeholder of stack.querySelectorAll(":scope > .section-placeholder")) placeholder.remove();
+
           // A one-time notice (?notice=…) shows once: the address bar drops it, so a reload does not repeat it.
           if (/[?&]notice=/.test(location.search)) {
             const rest = location.search.slice(1).split("&").filter((pair) => pair && !pair.startsWith("notice="));

@@ -27,13 +27,14 @@ struct BadInputTests {
 
     @Test("A page's error keeps its banner: the visitor is still shown signed in, with the way to sign out")
     func errorPageKeepsTheVisitor() async throws {
-        // A malformed composition or delivery, found once the page has its context; a bad date is the
-        // context itself, and its page has the site's banner (as every error page had before).
-        for target in ["/feed?sections=nope", "/feed?stream=sideways", "/day?sections=nope"] {
+        // A malformed composition or delivery, or a context that cannot be read (a bad date or check-up answer).
+        let targets = ["/feed?sections=nope", "/feed?stream=sideways", "/day?sections=nope", "/day?date=2026-02-30", "/feed?checkup=nope:x"]
+        for target in targets {
             let response = try await app.get(target)
             #expect(response.status == .badRequest, "\(target)")
             #expect(response.bodyText.contains("Alex O&#39;Brien"), "\(target)")
             #expect(response.bodyText.contains(#"action="/signout""#), "\(target)")
+            #expect(response.bodyText.contains(#"aria-current="page""#), "\(target): the page's own banner")
         }
     }
 

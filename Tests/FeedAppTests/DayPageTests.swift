@@ -64,7 +64,7 @@ struct DayPageTests {
         let data = try AppData.memory()
         let formGuard = FormGuard(key: data.formKey)
         let page = DayPage(store: data.day, formGuard: formGuard)
-        let context = DayPage.Context(day: day, account: AccountMenu(Accounts.visitor(data.users[0], session: nil), formGuard: formGuard))
+        let context = DayPage.Context(day: day, user: data.users[0].id)
         let setup = SectionSetup(context: context, plan: CompositionPlan(catalog: page.catalog.sections), address: page.address(context))
         let controller = try #require(page.makePage(setup) as? DayPageController)
         #expect(controller.date == day)

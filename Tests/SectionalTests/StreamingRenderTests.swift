@@ -4,8 +4,9 @@ import Testing
 
 @testable import Sectional
 
-/// One render path: a page streamed in page order sends exactly the bytes
-/// of the page sent whole; out of order, a slot per section in page order.
+/// One render path: a page streamed in page order sends the bytes of the
+/// page sent whole, with a placeholder before each card it waited for; out
+/// of order, a slot per section in page order.
 /// Delays run on a test clock, so nothing here sleeps.
 @Suite("Streamed rendering", .timeLimit(.minutes(1)))
 struct StreamingRenderTests {
@@ -63,7 +64,30 @@ struct StreamingRenderTests {
         let first = sent[0]
         #expect(first.contains("content of balances"), "the card above the slow one goes out at once")
         #expect(!first.contains("content of alerts") && !first.contains("content of credit-score"))
-        #expect(sent.joined() == (await whole(self.document(ids))))
+        #expect(first.hasSuffix(#"<div class="section-placeholder" aria-busy="true">Loading Alerts…</div>"#), "then a placeholder where it will go")
+        #expect(sent[1].hasPrefix(#"<section class="section" id="section-alerts""#), "its card follows the placeholder at once")
+        #expect(sent.joined().withoutStreamPlaceholders == (await whole(self.document(ids))))
+    }
+
+    @Test func eachCardWaitedForHasOnePlaceholderBeforeIt() async {
+        let clock = TestClock()
+        let ids: [SectionID] = ["balances", "alerts", "credit-score"]
+        let document = document(ids, delays: ["alerts": .seconds(1), "credit-score": .seconds(2)], clock: clock)
+        async let streamed = chunks(document, clock: clock)
+        await clock.advance(by: .seconds(1), whenSleepersReach: 2)
+        await clock.advance(by: .seconds(1), whenSleepersReach: 1)
+        let all = await streamed.joined()
+
+        let placeholders = all.matches(of: /Loading ([A-Za-z ]+)…<\/div><section class="section" id="section-([a-z-]+)"/).map {
+            [String($0.output.1), String($0.output.2)]
+        }
+        #expect(placeholders == [["Alerts", "alerts"], ["Credit score", "credit-score"]])
+        #expect(all.withoutStreamPlaceholders == (await whole(self.document(ids))))
+    }
+
+    @Test func aPageWhoseCardsAreAllReadyHasNoPlaceholder() async {
+        let sent = await chunks(document(["balances", "alerts"])).joined()
+        #expect(!sent.contains("section-placeholder"))
     }
 
     @Test func outOfOrderCardsFillSlotsInPageOrder() async throws {
@@ -126,7 +150,7 @@ struct StreamingRenderTests {
         let immediate = DataDrivenPage(waitingOn: nil)
         let whole = await self.whole(PageDocument(title: "Feed", head: Self.head, root: immediate, page: immediate))
         #expect(sent.contains("content of alerts") && sent.contains("content of balances"))
-        #expect(sent == whole)
+        #expect(sent.withoutStreamPlaceholders == whole)
     }
 
     @Test func whatSitsBesideThePageIsLoadedBeforeAnythingIsSent() async {

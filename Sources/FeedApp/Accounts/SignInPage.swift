@@ -36,6 +36,7 @@ struct SignInPage {
             HTMLRenderer { html in site.banner(nil).render(into: &html) }
             main(.class("signin")) {
                 h1(.class("page-title")) { "Sign in" }
+                p(.class("signin-lead")) { "Your balances, alerts and credit score on one page." }
                 if let notice { p(.class("notice"), .role("status")) { notice } }
                 if let problem { p(.class("signin-problem"), .role("alert")) { problem } }
                 form(.method("post"), .action(Self.path)) {
@@ -58,7 +59,7 @@ struct SignInPage {
                                 li {
                                     strong { user.name }
                                     " with the password "
-                                    strong { user.password }
+                                    code { user.password }
                                 }
                             }
                         }

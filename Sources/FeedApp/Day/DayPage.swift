@@ -8,7 +8,7 @@ struct DayPage: ComposedPage {
     /// The date shown, and whose.
     struct Context: Sendable {
         var day: Day
-        var account: AccountMenu
+        var user: UserID
     }
 
     let name = "day"
@@ -23,9 +23,9 @@ struct DayPage: ComposedPage {
         catalog = PageCatalog(
             [
                 .section(CalendarSection.self) { setup in CalendarSection(date: .today(), linkPlan: setup.plan) },
-                .section(SummarySection.self) { setup in SummarySection(store: store, user: setup.context.account.user, date: .today()) },
-                .section(SleepSection.self) { setup in SleepSection(store: store, user: setup.context.account.user, date: .today()) },
-                .section(WorkoutSection.self) { setup in WorkoutSection(store: store, user: setup.context.account.user, date: .today()) },
+                .section(SummarySection.self) { setup in SummarySection(store: store, user: setup.context.user, date: .today()) },
+                .section(SleepSection.self) { setup in SleepSection(store: store, user: setup.context.user, date: .today()) },
+                .section(WorkoutSection.self) { setup in WorkoutSection(store: store, user: setup.context.user, date: .today()) },
             ],
             defaults: [CalendarSection.self, SummarySection.self, SleepSection.self, WorkoutSection.self]
         )
@@ -34,17 +34,18 @@ struct DayPage: ComposedPage {
     /// Who is signed in, and the `date` query item, today (UTC) when absent.
     func context(from request: Request, visitor: SignedIn<User>?) throws(HTTPError) -> Context {
         guard let visitor else { throw .signInRequired }
-        let account = AccountMenu(visitor, formGuard: formGuard)
-        guard let text = request.queryValue("date") else { return Context(day: Day.today(), account: account) }
+        guard let text = request.queryValue("date") else { return Context(day: Day.today(), user: visitor.user.id) }
         guard let day = Day(iso: text) else {
             throw HTTPError(.badRequest, "date '\(text)' is not a valid date; use YYYY-MM-DD, e.g. 2026-11-03.")
         }
-        return Context(day: day, account: account)
+        return Context(day: day, user: visitor.user.id)
     }
 
     func linkContext(_ context: Context) -> [PageAddress.QueryPair] { [.init("date", context.day.description)] }
 
-    func banner(_ context: Context, in site: Site) -> any HTML { SiteHeader(active: name, account: context.account) }
+    func banner(for visitor: SignedIn<User>?, in site: Site) -> any HTML {
+        SiteHeader(active: name, account: visitor.map { AccountMenu($0, formGuard: formGuard) })
+    }
 
     /// Builds the page for today, then lets the calendar choose the asked-for
     /// date, which reaches every section through the page.

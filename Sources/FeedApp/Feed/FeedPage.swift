@@ -12,12 +12,10 @@ struct FeedPage: ComposedPage {
     /// and released each of its strings.
     final class Context: Sendable {
         let forms: FormContext
-        let account: AccountMenu
         let checkupAnswers: [String: String]
 
-        init(forms: FormContext, account: AccountMenu, checkupAnswers: [String: String]) {
+        init(forms: FormContext, checkupAnswers: [String: String]) {
             self.forms = forms
-            self.account = account
             self.checkupAnswers = checkupAnswers
         }
     }
@@ -58,11 +56,12 @@ struct FeedPage: ComposedPage {
     func context(from request: Request, visitor: SignedIn<User>?) throws(HTTPError) -> Context {
         guard let visitor else { throw .signInRequired }
         return Context(
-            forms: FormContext(visitor, formGuard: formGuard), account: AccountMenu(visitor, formGuard: formGuard),
-            checkupAnswers: try quiz.answers(from: request.queryValues("checkup")))
+            forms: FormContext(visitor, formGuard: formGuard), checkupAnswers: try quiz.answers(from: request.queryValues("checkup")))
     }
 
-    func banner(_ context: Context, in site: Site) -> any HTML { SiteHeader(active: name, account: context.account) }
+    func banner(for visitor: SignedIn<User>?, in site: Site) -> any HTML {
+        SiteHeader(active: name, account: visitor.map { AccountMenu($0, formGuard: formGuard) })
+    }
 
     func savedLayout(for context: Context) async -> [SectionID]? {
         do {

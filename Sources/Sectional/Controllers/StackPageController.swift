@@ -108,13 +108,18 @@ open class StackPageController: SectionController {
             for stylesheet in stylesheets { link(.rel("stylesheet"), .href(stylesheet)) }
             if heading != nil { slot(.name(Self.headingSlot)) }
             for child in children {
-                slot(.name(child.id.rawValue)) {
-                    div(.class("section-placeholder"), .aria("busy", "true")) { "Loading \(child.title)…" }
-                }
+                slot(.name(child.id.rawValue)) { HTMLRenderer { html in self.renderPlaceholder(for: child, into: &html) } }
             }
             // Cards added later by script have no slot of their own: they go last.
             slot()
         }.render(into: &html)
+    }
+
+    /// What shows where `child`'s card will be while it loads: a quiet box
+    /// of about a card's height, which the stylesheet hides once the card
+    /// follows it (`.section-placeholder:has(+ .section)`).
+    public func renderPlaceholder(for child: SectionController, into html: inout HTMLWriter) {
+        div(.class("section-placeholder"), .aria("busy", "true")) { "Loading \(child.title)…" }.render(into: &html)
     }
 
     /// One child in its card, timed when the page is: also served alone as

@@ -93,6 +93,8 @@ public enum Tag {
     public enum option: HTMLTagName { @inlinable public static var openTag: StaticString { "<option" }; @inlinable public static var closeTag: StaticString { "</option>" } }
     /// The name of `<strong>`.
     public enum strong: HTMLTagName { @inlinable public static var openTag: StaticString { "<strong" }; @inlinable public static var closeTag: StaticString { "</strong>" } }
+    /// The name of `<code>`.
+    public enum code: HTMLTagName { @inlinable public static var openTag: StaticString { "<code" }; @inlinable public static var closeTag: StaticString { "</code>" } }
     /// The name of `<em>`.
     public enum em: HTMLTagName { @inlinable public static var openTag: StaticString { "<em" }; @inlinable public static var closeTag: StaticString { "</em>" } }
     /// The name of `<small>`.
@@ -233,6 +235,8 @@ public typealias select<Content: HTML> = HTMLElement<Tag.select, Content>
 public typealias option<Content: HTML> = HTMLElement<Tag.option, Content>
 /// `<strong>`: text of strong importance.
 public typealias strong<Content: HTML> = HTMLElement<Tag.strong, Content>
+/// `<code>`: a fragment of computer code, or text a person types exactly.
+public typealias code<Content: HTML> = HTMLElement<Tag.code, Content>
 /// `<em>`: stressed text.
 public typealias em<Content: HTML> = HTMLElement<Tag.em, Content>
 /// `<small>`: fine print.

@@ -4,8 +4,9 @@
 /// Sent whole, streamed in page order, or streamed as sections finish, it
 /// runs one render path: the tree renders itself once, leaving a gap for
 /// each card whose section is still loading, and each gap is rendered as
-/// its section finishes. Streamed in page order, the bytes are exactly
-/// those of the page sent whole.
+/// its section finishes. Streamed in page order, the bytes are those of
+/// the page sent whole, with a placeholder before each card the stream had
+/// to wait for (hidden by the stylesheet once its card follows).
 public struct PageDocument {
     /// The document's `<title>`.
     public var title: String
@@ -101,6 +102,8 @@ private struct GapFiller: ~Copyable {
     private var hasRendered = false
     private var gaps: [CardGap] = []
     private var sent = 0
+    /// In page order, the section whose placeholder went out last.
+    private var placeholderShown: ObjectIdentifier?
     /// Out of order, everything before the end of the cards (the shell and
     /// the finished cards) is sent at once; the rest follows the last card.
     private var shellEnd = 0
@@ -143,6 +146,11 @@ private struct GapFiller: ~Copyable {
             }
         }
         append(upTo: sendableEnd, to: &ready)
+        if !outOfOrder, let waitingFor = gaps.first, sent == waitingFor.offset, placeholderShown != ObjectIdentifier(waitingFor.section) {
+            // The reader sees that a card is coming, not the page ending early.
+            page.renderPlaceholder(for: waitingFor.section, into: &ready)
+            placeholderShown = ObjectIdentifier(waitingFor.section)
+        }
         return ready.count > 0 ? ready.bytes : []
     }
 

@@ -389,12 +389,18 @@ def run(report, work):
                  "/feed?sections=", "/feed?stream=ooo", "/day", "/day?date=9999-12-31", "/feed?sections=nope"):
         dt.navigate(base + path)
         check_accessibility(dt, report, path, axe)
-    # The README's pictures of the feed, light and dark (docs/feed.png and docs/feed-dark.png are copies).
+    # The README's pictures of the feed, light and dark, wide and on a phone (docs/feed*.png are copies).
     dt.viewport(1000, 1050)
     for scheme in ("light", "dark"):
         set_scheme(dt, scheme)
         dt.navigate(base + "/feed")
         dt.screenshot(os.path.join(SHOTS, "readme-feed.png" if scheme == "light" else "readme-feed-dark.png"))
+    dt.viewport(390, 844)  # and on a phone
+    for scheme in ("light", "dark"):
+        set_scheme(dt, scheme)
+        dt.navigate(base + "/feed")
+        dt.screenshot(os.path.join(SHOTS, "readme-feed-phone.png" if scheme == "light" else "readme-feed-phone-dark.png"))
+    set_scheme(dt, "light")
     dt.viewport(1200, 1600)
     # The dark theme (prefers-color-scheme): the same checks of contrast and the rest, and a look.
     set_scheme(dt, "dark")
@@ -465,6 +471,17 @@ def check_placeholder(dt, report, base):
     dt.wait_event("Page.loadEventFired")
     report.check("once the card is in, its placeholder is gone",
                  dt.evaluate("!document.querySelector('.section-placeholder') && !!document.querySelector('#section-credit-score')"))
+    # The pictures of streaming in docs/WEB-INTERFACE.md: credit score first on the page, still loading.
+    dt.viewport(900, 1100)
+    for stream, shot in (("1", "readme-streaming-page-order.png"), ("ooo", "readme-streaming-out-of-order.png")):
+        dt.events.clear()
+        dt.send("Page.navigate", url=base + f"/feed?sections=balances,credit-score,alerts&stream={stream}")
+        wait_until("the credit score's placeholder", lambda: dt.evaluate(
+            "!!document.querySelector('#section-balances') && !document.querySelector('#section-credit-score')"), timeout=5)
+        time.sleep(0.1)  # the stylesheet applied and painted
+        dt.screenshot(os.path.join(SHOTS, shot))
+        dt.wait_event("Page.loadEventFired")
+    dt.viewport(1200, 1600)
 
 
 processes = []  # (Popen, leads a process group), stopped at the end whatever happens

@@ -21,10 +21,10 @@ run: deps
 test: deps test-deps
 	$(SWIFT) build --build-tests
 	bash scripts/with-postgres.sh $(SWIFT) test
-	SWIFT="$(SWIFT)" python3 scripts/crash-loop.py --binary "$$($(SWIFT) build --show-bin-path)/feed-server"
-	python3 scripts/check-metrics.py --binary "$$($(SWIFT) build --show-bin-path)/feed-server" --public Public
+	SWIFT="$(SWIFT)" python3 scripts/check.py crash-loop --binary "$$($(SWIFT) build --show-bin-path)/feed-server"
+	python3 scripts/check.py metrics --binary "$$($(SWIFT) build --show-bin-path)/feed-server" --public Public
 	$(MAKE) --no-print-directory bench-feed-sqlite
-	FEED_SQLITE_C="$(FEED_SQLITE_C)" python3 scripts/check-feed-sqlite.py --binary "$$($(SWIFT) build --show-bin-path)/feed-server"
+	FEED_SQLITE_C="$(FEED_SQLITE_C)" python3 scripts/check.py feed-sqlite --binary "$$($(SWIFT) build --show-bin-path)/feed-server"
 	$(SWIFT) build --build-tests --package-path $(EXAMPLE)
 	$(SWIFT) test --package-path $(EXAMPLE)
 
@@ -34,7 +34,7 @@ dev: deps
 
 ## dev-check: make dev's loop checked: a change restarts the server with a new build, a broken build keeps the last one serving (a few minutes)
 dev-check: deps
-	python3 scripts/check-dev.py
+	python3 scripts/check.py dev
 
 build: deps
 	$(SWIFT) build

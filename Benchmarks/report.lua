@@ -1,5 +1,5 @@
 -- wrk script for `make bench`: when the run is done, prints one line of
--- key=value pairs (latencies in microseconds) for scripts/bench.py to read.
+-- key=value pairs (latencies in microseconds) for scripts/checks/bench.py to read.
 done = function(summary, latency, requests)
    local errors = summary.errors
    io.write(string.format(

@@ -2,7 +2,7 @@
 # that sends the same bytes pre-rendered; feed-server on SQLite against the
 # same pages rendered in C from the same SQLite file (Benchmarks/feed_sqlite.c);
 # and the reference page's reference-server against the same page rendered in
-# C per request. scripts/bench.py does the measuring and says what each step
+# C per request. scripts/checks/bench.py does the measuring and says what each step
 # does and the knobs it takes.
 
 BENCH_DIR = .build/bench
@@ -17,7 +17,7 @@ BENCH_CFLAGS ?= -O2 -Wall -Wextra
 ## bench: per route req/s, p50/p99, CPU and instructions per request against the C ceiling; /feed on SQLite against C on the same file, and on a throw-away PostgreSQL against SQLite; the reference page against C; memory; budgets (QUICK=1: a couple of minutes)
 bench: deps
 	QUICK="$(QUICK)" MAKE="$(MAKE)" SWIFT="$(SWIFT)" RELEASE_BUILD="$(RELEASE_BUILD)" CEILING="$(CEILING)" \
-		REFERENCE_C="$(REFERENCE_C)" FEED_SQLITE_C="$(FEED_SQLITE_C)" bash scripts/with-postgres.sh python3 scripts/bench.py
+		REFERENCE_C="$(REFERENCE_C)" FEED_SQLITE_C="$(FEED_SQLITE_C)" bash scripts/with-postgres.sh python3 scripts/check.py bench
 
 ## bench-ceiling: build only the ceiling server
 bench-ceiling: $(CEILING)

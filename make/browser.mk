@@ -6,7 +6,7 @@ BROWSER_PYTHON ?= python3
 
 ## browser-check: build, serve, click through /feed and /day in headless Chromium; screenshots in .build/browser-check/
 browser-check: deps browser-deps
-	SWIFT="$(SWIFT)" $(BROWSER_PYTHON) scripts/browser-check.py
+	SWIFT="$(SWIFT)" $(BROWSER_PYTHON) scripts/check.py browser
 
 ## browser-deps: Chromium (Debian), websocket-client and axe-selenium-python (PyPI), when missing
 browser-deps:

@@ -5,7 +5,7 @@
 ## cluster-check: three replicas on one PostgreSQL behind nginx, one killed and one stopped under load (a minute; root installs nginx)
 cluster-check: deps cluster-deps
 	$(SWIFT) build --product feed-server
-	bash scripts/with-postgres.sh python3 scripts/cluster-check.py --binary "$$($(SWIFT) build --show-bin-path)/feed-server" --public Public
+	bash scripts/with-postgres.sh python3 scripts/check.py cluster --binary "$$($(SWIFT) build --show-bin-path)/feed-server" --public Public
 
 cluster-deps:
 	@if ! command -v nginx >/dev/null 2>&1; then \

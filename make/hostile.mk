@@ -18,11 +18,11 @@ sanitize: deps
 
 ## abuse: slowloris and slow-read attacks (1,000 connections each) while a normal client measures /feed
 abuse: deps hostile-tools
-	RELEASE_BUILD="$(RELEASE_BUILD)" python3 scripts/abuse.py
+	RELEASE_BUILD="$(RELEASE_BUILD)" python3 scripts/check.py abuse
 
 ## soak: SOAK_REQUESTS mixed requests with wrk (zero 5xx, flat memory), then a leak check
 soak: deps hostile-tools
-	SOAK_REQUESTS="$(SOAK_REQUESTS)" RELEASE_BUILD="$(RELEASE_BUILD)" python3 scripts/soak.py
+	SOAK_REQUESTS="$(SOAK_REQUESTS)" RELEASE_BUILD="$(RELEASE_BUILD)" python3 scripts/check.py soak
 
 # Debian packages the slow-client and soak runs need (root installs them).
 HOSTILE_APT = slowhttptest wrk curl valgrind

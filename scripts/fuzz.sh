@@ -11,7 +11,7 @@
 #     .build/fuzz/corpus/NAME; the seeds in the repository are never changed.
 #     A crash stops the run and leaves the input in .build/fuzz/artifacts/NAME/.
 #  3. Replays the HTML escaping corpus with SECTIONAL_HTML_DUMP set and checks
-#     every document with html5lib (scripts/check-html-roundtrip.py).
+#     every document with html5lib (scripts/checks/html_roundtrip.py).
 #  4. Prints a table: harness, runs, corpus size, result.
 #
 # Environment: FUZZ_SECONDS (per harness), FUZZ_HARNESSES (names to run, default
@@ -121,7 +121,7 @@ if [[ " ${HARNESSES[*]} " == *" HTMLEscaping "* && ${RESULT[HTMLEscaping]} == ok
     say "replaying the HTMLEscaping corpus into $dump"
     SECTIONAL_HTML_DUMP=$dump "$OUT/fuzz-HTMLEscaping" "$OUT/corpus/HTMLEscaping" -runs=0 >"$OUT/html-dump.log" 2>&1 \
         || die "replaying the corpus failed (see $OUT/html-dump.log)"
-    if html5=$(python3 scripts/check-html-roundtrip.py "$dump"); then
+    if html5=$(python3 scripts/check.py html-roundtrip "$dump"); then
         RESULT[html5lib]="ok: $html5"
     else
         RESULT[html5lib]="FAILED: $html5"

@@ -1,6 +1,6 @@
 -- wrk script for `make soak`: a mix of every kind of request the site
 -- answers, good and bad, each thread stopping after its share of requests.
--- (wrk itself still runs for its -d duration: scripts/soak.py sizes it.)
+-- (wrk itself still runs for its -d duration: scripts/checks/soak.py sizes it.)
 -- HEAD is sent by scripts/head-client.py instead: wrk's parser waits for the
 -- body that a HEAD answer announces but never sends.
 -- Usage: wrk -s scripts/soak.lua [-H "Cookie: sectional_session=..."] ... -- REQUESTS_PER_THREAD

@@ -3,7 +3,7 @@
 // markup. Checked here by decoding the five entities the writer emits; with
 // SECTIONAL_HTML_DUMP=FILE each input's whole document is also appended to
 // FILE (one JSON line) for the strict HTML5 parser check
-// (scripts/check-html-roundtrip.py).
+// (scripts/checks/html_roundtrip.py).
 import Foundation
 import Sectional
 

@@ -265,10 +265,6 @@ struct SignInLimitTests {
     /// proxy lets each attempt say where it came from with X-Forwarded-For.
     static let fromAnywhere = AccountSettings(trustedProxies: ["unknown"])
 
-    private func signIn(_ browser: Browser, _ name: String, _ password: String, from address: String) async throws -> TestResponse {
-        try await browser.post("/signin", form: [("name", name), ("password", password)], headers: ["X-Forwarded-For": address])
-    }
-
     private func retryAfter(_ response: TestResponse) -> Int? { response.headers["Retry-After"].flatMap(Int.init) }
 
     /// Six wrong passwords once locked an account for 15 minutes from
@@ -280,19 +276,23 @@ struct SignInLimitTests {
         try await TestDatabase.withData(engine) { data, _ in
             let now = TestNow()
             let (browser, _) = try browser(data, now: now, accounts: Self.fromAnywhere)
-            for attempt in 0..<5 { #expect(try await signIn(browser, "alex", "wrong-\(attempt)", from: "10.0.0.1").status == .unauthorized) }
-            let held = try await signIn(browser, "alex", "alex-demo-1", from: "10.0.0.1")
+            for attempt in 0..<5 {
+                #expect(try await browser.signIn("alex", "wrong-\(attempt)", headers: ["X-Forwarded-For": "10.0.0.1"]).status == .unauthorized)
+            }
+            let held = try await browser.signIn("alex", "alex-demo-1", headers: ["X-Forwarded-For": "10.0.0.1"])
             #expect(held.status == .tooManyRequests)
             #expect(retryAfter(held) == 1)
             #expect(held.bodyText.contains("Try again in 1 s."))
             now.advance(1)
-            #expect(try await signIn(browser, "alex", "wrong-5", from: "10.0.0.1").status == .unauthorized)
-            #expect(retryAfter(try await signIn(browser, "alex", "wrong-6", from: "10.0.0.1")) == 2, "the delay doubles")
+            #expect(try await browser.signIn("alex", "wrong-5", headers: ["X-Forwarded-For": "10.0.0.1"]).status == .unauthorized)
+            #expect(retryAfter(try await browser.signIn("alex", "wrong-6", headers: ["X-Forwarded-For": "10.0.0.1"])) == 2, "the delay doubles")
             now.advance(2)
-            #expect(try await signIn(browser, "alex", "wrong-6", from: "10.0.0.1").status == .unauthorized)
-            #expect(retryAfter(try await signIn(browser, "alex", "wrong-7", from: "10.0.0.1")) == 4)
+            #expect(try await browser.signIn("alex", "wrong-6", headers: ["X-Forwarded-For": "10.0.0.1"]).status == .unauthorized)
+            #expect(retryAfter(try await browser.signIn("alex", "wrong-7", headers: ["X-Forwarded-For": "10.0.0.1"])) == 4)
 
-            #expect(try await signIn(browser, "alex", "alex-demo-1", from: "10.0.0.2").status == .seeOther, "not locked out from elsewhere")
+            #expect(
+                try await browser.signIn("alex", "alex-demo-1", headers: ["X-Forwarded-For": "10.0.0.2"]).status == .seeOther,
+                "not locked out from elsewhere")
         }
     }
 
@@ -301,13 +301,15 @@ struct SignInLimitTests {
         try await TestDatabase.withData(.sqlite) { data, _ in
             let now = TestNow()
             let (browser, _) = try browser(data, now: now, accounts: Self.fromAnywhere)
-            for address in 0..<20 { #expect(try await signIn(browser, "alex", "guess", from: "10.1.0.\(address)").status == .unauthorized) }
-            let held = try await signIn(browser, "alex", "alex-demo-1", from: "10.2.0.1")
+            for address in 0..<20 {
+                #expect(try await browser.signIn("alex", "guess", headers: ["X-Forwarded-For": "10.1.0.\(address)"]).status == .unauthorized)
+            }
+            let held = try await browser.signIn("alex", "alex-demo-1", headers: ["X-Forwarded-For": "10.2.0.1"])
             #expect(held.status == .tooManyRequests)
             let wait = try #require(retryAfter(held))
             #expect(wait >= 1 && wait <= 60)
             now.advance(wait)
-            #expect(try await signIn(browser, "alex", "alex-demo-1", from: "10.2.0.1").status == .seeOther)
+            #expect(try await browser.signIn("alex", "alex-demo-1", headers: ["X-Forwarded-For": "10.2.0.1"]).status == .seeOther)
         }
     }
 
@@ -315,13 +317,17 @@ struct SignInLimitTests {
     func perAddress() async throws {
         try await TestDatabase.withData(.sqlite) { data, _ in
             let (browser, _) = try browser(data, accounts: Self.fromAnywhere)
-            for attempt in 0..<2 { #expect(try await signIn(browser, "sam", "wrong-\(attempt)", from: "10.0.0.1").status == .unauthorized) }
-            #expect(try await signIn(browser, "sam", "sam-demo-2", from: "10.0.0.1").status == .seeOther)
-            for index in 0..<18 { #expect(try await signIn(browser, "a\(index)", "guess", from: "10.0.0.1").status == .unauthorized) }
+            for attempt in 0..<2 {
+                #expect(try await browser.signIn("sam", "wrong-\(attempt)", headers: ["X-Forwarded-For": "10.0.0.1"]).status == .unauthorized)
+            }
+            #expect(try await browser.signIn("sam", "sam-demo-2", headers: ["X-Forwarded-For": "10.0.0.1"]).status == .seeOther)
+            for index in 0..<18 {
+                #expect(try await browser.signIn("a\(index)", "guess", headers: ["X-Forwarded-For": "10.0.0.1"]).status == .unauthorized)
+            }
             // Twenty failures from this address: signing in to one's own account did not reset that.
-            let held = try await signIn(browser, "sam", "sam-demo-2", from: "10.0.0.1")
+            let held = try await browser.signIn("sam", "sam-demo-2", headers: ["X-Forwarded-For": "10.0.0.1"])
             #expect(held.status == .tooManyRequests, "\(held.status)")
-            #expect(try await signIn(browser, "sam", "sam-demo-2", from: "10.0.0.2").status == .seeOther)
+            #expect(try await browser.signIn("sam", "sam-demo-2", headers: ["X-Forwarded-For": "10.0.0.2"]).status == .seeOther)
         }
     }
 
@@ -329,8 +335,8 @@ struct SignInLimitTests {
     func successesCount() async throws {
         try await TestDatabase.withData(.sqlite) { data, _ in
             let (browser, _) = try browser(data, accounts: Self.fromAnywhere)
-            for _ in 0..<5 { #expect(try await signIn(browser, "sam", "sam-demo-2", from: "10.0.0.1").status == .seeOther) }
-            #expect(try await signIn(browser, "sam", "sam-demo-2", from: "10.0.0.1").status == .tooManyRequests)
+            for _ in 0..<5 { #expect(try await browser.signIn("sam", "sam-demo-2", headers: ["X-Forwarded-For": "10.0.0.1"]).status == .seeOther) }
+            #expect(try await browser.signIn("sam", "sam-demo-2", headers: ["X-Forwarded-For": "10.0.0.1"]).status == .tooManyRequests)
         }
     }
 
@@ -345,8 +351,10 @@ struct SignInLimitTests {
         for _ in 0..<10 {
             now.advance(900)  // a window of its own each round: the line is what is tested
             let alex = try await withThrowingTaskGroup(of: (String, Int).self) { group in
-                for _ in 0..<8 { group.addTask { ("sam", try await signIn(browser, "sam", "sam-demo-2", from: "10.0.0.1").status.code) } }
-                group.addTask { ("alex", try await signIn(browser, "alex", "alex-demo-1", from: "10.0.0.1").status.code) }
+                for _ in 0..<8 {
+                    group.addTask { ("sam", try await browser.signIn("sam", "sam-demo-2", headers: ["X-Forwarded-For": "10.0.0.1"]).status.code) }
+                }
+                group.addTask { ("alex", try await browser.signIn("alex", "alex-demo-1", headers: ["X-Forwarded-For": "10.0.0.1"]).status.code) }
                 return try await group.reduce(into: [Int]()) { if $1.0 == "alex" { $0.append($1.1) } }
             }
             #expect(alex == [303], "alex's sign-in beside sam's eight")

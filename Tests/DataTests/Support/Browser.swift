@@ -1,4 +1,5 @@
 import FeedApp
+import FeedAppTestSupport
 import Foundation
 import HTTPServer
 import SectionalTesting
@@ -25,10 +26,10 @@ final class Browser: Sendable {
         keep(try await client.post(target, form: fields, headers: withCookie(headers)))
     }
 
-    /// Posts the sign-in form.
+    /// Posts the sign-in form, keeping the session it gives.
     @discardableResult
-    func signIn(_ name: String, _ password: String, next: String? = nil) async throws -> TestResponse {
-        try await post("/signin", form: [("name", name), ("password", password)] + (next.map { [("next", $0)] } ?? []))
+    func signIn(_ name: String, _ password: String, next: String? = nil, headers: HTTPHeaders = [:]) async throws -> TestResponse {
+        keep(try await client.postSignIn(name, password, next: next, headers: withCookie(headers)))
     }
 
     private func withCookie(_ headers: HTTPHeaders) -> HTTPHeaders {

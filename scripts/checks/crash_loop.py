@@ -52,11 +52,10 @@ import threading
 import time
 from pathlib import Path
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import harness  # noqa: E402
+from checks import harness
+from checks.harness import Failure
 
 USER = 1  # the first demo user, who signs in
-SIGN_IN = f"name=alex&password={harness.DEMO_USERS['alex']}"
 # The session cookie, from one sign-in on the fresh database: sessions are
 # stored in it, so the one cookie (and its form tokens) holds across restarts.
 session = {"cookie": ""}
@@ -70,10 +69,6 @@ TOKEN = re.compile(r'<input type="hidden" name="token" value="([0-9a-f]+)">')
 DISMISS_ACTION = re.compile(r"/feed/alerts/(\d+)/dismiss")
 RESTORE_ACTION = "/feed/alerts/restore"
 LISTENING = re.compile(r"listening on http://127\.0\.0\.1:(\d+)/")
-
-
-class Failure(Exception):
-    """The run cannot go on: the server did not start, or a page was not what it should be."""
 
 
 class Server:
@@ -128,41 +123,20 @@ def healthy(port):
 
 
 def get(port, path):
-    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=REQUEST_TIMEOUT)
-    try:
-        connection.request("GET", path, headers={"Cookie": session["cookie"]})
-        response = connection.getresponse()
-        return response.status, response.read().decode("utf-8", "replace").strip()
-    finally:
-        connection.close()
+    answer = harness.request(port, path, cookie=session["cookie"], timeout=REQUEST_TIMEOUT)
+    return answer.status, answer.text.strip()
 
 
 def post_form(port, action, token):
     """The form's status code; raises on connection trouble."""
-    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=REQUEST_TIMEOUT)
-    try:
-        connection.request("POST", action, body=f"token={token}&back=/feed",
-                           headers={"Content-Type": "application/x-www-form-urlencoded", "Cookie": session["cookie"]})
-        response = connection.getresponse()
-        response.read()
-        return response.status
-    finally:
-        connection.close()
+    answer = harness.request(port, action, cookie=session["cookie"], method="POST", body=f"token={token}&back=/feed",
+                             headers={"Content-Type": "application/x-www-form-urlencoded"}, timeout=REQUEST_TIMEOUT)
+    return answer.status
 
 
 def sign_in(port):
     """Signs the demo user in through the form; keeps the session cookie."""
-    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=REQUEST_TIMEOUT)
-    try:
-        connection.request("POST", "/signin", body=SIGN_IN, headers={"Content-Type": "application/x-www-form-urlencoded"})
-        response = connection.getresponse()
-        response.read()
-        cookie = response.getheader("Set-Cookie", "")
-        if response.status != 303 or not cookie:
-            raise Failure(f"signing in answered {response.status}, not 303 with a cookie")
-        session["cookie"] = cookie.split(";", 1)[0]
-    finally:
-        connection.close()
+    session["cookie"] = harness.sign_in(port, "alex", harness.DEMO_USERS["alex"], timeout=REQUEST_TIMEOUT)
 
 
 def feed_forms(port):

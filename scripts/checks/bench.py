@@ -74,7 +74,7 @@ reference-server against the same page rendered in plain C per request
     ceiling's is libmicrohttpd's share. feed-server's /feed profile by
     function (demangled) goes to .build/bench/profile.feed-server.txt (on
     SQLite: profile.feed-server-sqlite.txt).
- 8. Live sections: scripts/live-bench.py (memory per idle stream, one
+ 8. Live sections: scripts/checks/live_bench.py (memory per idle stream, one
     change's fan-out to 1,000 streams).
  9. Prints a table with every budget as ok or missed and writes everything to
     .build/bench/results.json. The page, card and description budgets are step
@@ -116,9 +116,8 @@ from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-import harness  # noqa: E402
-from harness import Failure, Server, say  # noqa: E402
+from checks import harness
+from checks.harness import Failure, Server, say
 
 OUT = Path(".build/bench")
 EXAMPLE = "Examples/ReferencePage"
@@ -866,7 +865,7 @@ def write_profile(settings: Settings, label: str, route: str, method: str) -> li
 
 def live_phase(binary: Path) -> tuple[str, dict]:
     say("live sections: 1,000 open streams, then one committed change")
-    result = subprocess.run([sys.executable, "scripts/live-bench.py", "--binary", str(binary), "--public", "Public"],
+    result = subprocess.run([sys.executable, "scripts/check.py", "live-bench", "--binary", str(binary), "--public", "Public"],
                             capture_output=True, text=True, timeout=600)
     if result.returncode != 0:
         raise Failure(f"live-bench failed: {result.stdout}{result.stderr}")

@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
 """Checks that Benchmarks/feed_sqlite.c answers as feed-server does: the
 check `make bench` makes before it measures the two on SQLite (step 5 of
-scripts/bench.py), for every seeded demo user, without building or measuring.
+scripts/checks/bench.py), for every seeded demo user, without building or measuring.
 
-    python3 scripts/check-feed-sqlite.py --binary PATH/TO/feed-server
+    python3 scripts/check.py feed-sqlite --binary PATH/TO/feed-server
 
 Starts feed-server on a fresh SQLite file (.build/bench/sqlite/bench.sqlite,
 which it seeds) and the C server (FEED_SQLITE_C, built by `make
@@ -22,10 +22,9 @@ import argparse
 import sys
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-import bench  # noqa: E402
-import harness  # noqa: E402
-from harness import Failure, say  # noqa: E402
+from checks import bench
+from checks import harness
+from checks.harness import Failure, say
 
 # The seeded demo users (Sources/FeedApp/Data/SeedData.swift), each with a name to escape.
 DEMO_USERS = list(harness.DEMO_USERS.items())

@@ -8,7 +8,7 @@ import urllib.request
 
 import websocket  # websocket-client
 
-from harness import Failure
+from checks.harness import Failure
 
 WAIT = 10.0  # seconds for any one wait
 

@@ -1,5 +1,5 @@
 """Process, port and measurement functions shared by `make bench`, `make soak`
-and `make abuse` (scripts/bench.py, soak.py, abuse.py). Standard library only.
+and `make abuse` (scripts/checks/bench.py, soak.py, abuse.py). Standard library only.
 
 What every one of those runs needs, in one place so that each does it the same way:
 
@@ -41,7 +41,7 @@ import urllib.parse
 from dataclasses import dataclass
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parent.parent.parent
 """The repository: every script runs from there (wrk's Lua scripts load each other by relative path)."""
 
 LISTENING = re.compile(rb"listening on http://127\.0\.0\.1:(\d+)")

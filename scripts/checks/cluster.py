@@ -34,8 +34,7 @@ import threading
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-import harness  # noqa: E402
+from checks import harness
 
 SIGN_IN = f"name=alex&password={harness.DEMO_USERS['alex']}"
 FORM = re.compile(r'<form\b[^>]*\baction="([^"]+)"[^>]*>(.*?)</form>', re.DOTALL)
@@ -87,7 +86,7 @@ class Replica:
 
 def nginx_config(work, listen, replicas):
     """deploy/nginx.conf as it is, with an upstream.conf of these replicas beside it and its port moved."""
-    deploy = os.path.join(os.path.dirname(__file__), "..", "deploy")
+    deploy = os.path.join(os.path.dirname(__file__), "..", "..", "deploy")
     upstream = open(os.path.join(deploy, "upstream.conf")).read()
     servers = iter(replicas)
     upstream = re.sub(r"server 127\.0\.0\.1:\d+", lambda _: f"server 127.0.0.1:{next(servers).port}", upstream)

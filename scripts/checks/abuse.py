@@ -62,9 +62,8 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-import harness  # noqa: E402
-from harness import Server, say  # noqa: E402
+from checks import harness
+from checks.harness import Server, say
 
 OUT = Path(".build/abuse")
 

@@ -25,9 +25,8 @@ import tempfile
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "scripts"))
-from harness import free_port  # noqa: E402
+ROOT = Path(__file__).resolve().parent.parent.parent
+from checks.harness import free_port
 
 
 def blocks(readme: Path) -> list[list[str]]:

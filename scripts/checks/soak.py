@@ -47,9 +47,8 @@ from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-import harness  # noqa: E402
-from harness import Failure, Server, say  # noqa: E402
+from checks import harness
+from checks.harness import Failure, Server, say
 
 OUT = Path(".build/soak")
 # Signed in, nothing in the mix answers 303 or 401: either would be a lost session.

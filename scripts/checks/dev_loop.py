@@ -32,10 +32,9 @@ import tempfile
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "scripts"))
-import devtools  # noqa: E402
-from harness import DEMO_USERS, free_port  # noqa: E402
+ROOT = Path(__file__).resolve().parent.parent.parent
+from checks import devtools
+from checks.harness import DEMO_USERS, free_port
 
 BROKEN = ROOT / "Sources/FeedApp/DevCheckBroken.swift"
 EDITED = ROOT / "Sources/FeedApp/Feed/FeedPage.swift"

@@ -23,8 +23,7 @@ from pathlib import Path
 
 from prometheus_client.parser import text_string_to_metric_families
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-import harness  # noqa: E402
+from checks import harness
 
 FAMILIES = {
     "sectional_http_requests": "counter",

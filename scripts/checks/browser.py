@@ -20,13 +20,12 @@ browser-check` installs them when missing. Environment: SWIFT (default swift), C
 """
 import importlib.util, json, os, shutil, signal, subprocess, sys, tempfile, time
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import harness  # noqa: E402
+from checks import harness
 import websocket  # noqa: E402  (websocket-client)
-from devtools import DevTools, Failure, http_get, wait_until  # noqa: E402
-from harness import free_port  # noqa: E402
+from checks.devtools import DevTools, Failure, http_get, wait_until
+from checks.harness import free_port
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 SHOTS = os.path.join(ROOT, ".build", "browser-check")
 FEED = ["balances", "alerts", "credit-score"]
 DAY = ["calendar", "summary", "sleep", "workout"]

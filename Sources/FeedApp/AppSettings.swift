@@ -15,16 +15,30 @@ public struct AppSettings: Sendable, Equatable {
     /// Development or production: in development a failed section's card and
     /// a 500's page say what went wrong.
     public var environment: AppEnvironment
+    /// The most the section cache may hold, in bytes; 0 turns it off. Off
+    /// too while faults are simulated: a kept section would never show them.
+    public var sectionCacheBytes: Int
+
+    /// The section cache's size unless told otherwise: a rendered card is a
+    /// kilobyte or two, so thousands of users' cards.
+    public static let defaultSectionCacheBytes = 32 << 20
 
     public init(
         sectionTimeout: Duration = .seconds(1), streaming: Bool = true, simulatedFaults: [String: SimulatedFault] = [:],
-        accounts: AccountSettings = AccountSettings(), environment: AppEnvironment = .production
+        accounts: AccountSettings = AccountSettings(), environment: AppEnvironment = .production,
+        sectionCacheBytes: Int = defaultSectionCacheBytes
     ) {
         self.sectionTimeout = sectionTimeout
         self.streaming = streaming
         self.simulatedFaults = simulatedFaults
         self.accounts = accounts
         self.environment = environment
+        self.sectionCacheBytes = sectionCacheBytes
+    }
+
+    /// The section cache these settings ask for; `nil` when it is off.
+    func makeSectionCache() -> SectionCache? {
+        sectionCacheBytes > 0 && simulatedFaults.isEmpty ? SectionCache(capacity: sectionCacheBytes) : nil
     }
 
     /// The framework's settings, with the simulated faults applied to the loads of the sections they name.

@@ -39,6 +39,8 @@ public func buildRouter(
         settings: pageSettings
     )
     site.live = live
+    site.sectionCache = settings.makeSectionCache()
+    if let metrics, let cache = site.sectionCache { metrics.registerSectionCache(cache) }
     site.notices = FeedWrites.notices
     let accounts = Accounts(store: data.accounts, hasher: data.hasher, settings: settings.accounts, logger: logger, now: now)
     site.signIn = accounts

@@ -47,6 +47,9 @@ extension LaunchOptions {
           --log-level debug|info|warning|error
                             the least a line must matter to be logged (default info; debug adds clients that
                             left mid-answer and libmicrohttpd's own notes)
+          --section-cache SIZE
+                            rendered sections kept between requests, until their data changes (default 32MB;
+                            0 turns it off, as does --simulate)
           --live-streams N, --live-streams-per-user N
                             open pages kept up to date at once: in all (default 256) and per user (default 8;
                             past it a user's oldest stream ends)

@@ -37,6 +37,8 @@ public struct LaunchOptions: Equatable, Sendable {
     public var liveStreams = 256
     /// Development shows errors where they happen and stops at once (no drain unless asked for).
     public var environment = AppEnvironment.production
+    /// The most rendered sections kept between requests may hold, in bytes; 0 keeps none.
+    public var sectionCacheBytes = AppSettings.defaultSectionCacheBytes
 
     public init() {}
 
@@ -120,6 +122,12 @@ public struct LaunchOptions: Equatable, Sendable {
                 options.liveStreams = try number(try value(), flag: source, in: 0...1000, expected: "a stream count (0-1000)")
             case "--live-streams-per-user":
                 options.liveStreamsPerUser = try number(try value(), flag: source, in: 1...1000, expected: "a stream count (1-1000)")
+            case "--section-cache":
+                let text = try value()
+                guard let bytes = Self.parseByteSize(text) else {
+                    throw .invalidValue(flag: source, value: text, expected: "a size such as 32MB, 512KB or 0 (at most 4GB)")
+                }
+                options.sectionCacheBytes = bytes
             case "--metrics-port":
                 options.metricsPort = try number(try value(), flag: source, in: 0...65535, expected: "a port number (0-65535)")
             case "--metrics-host": options.metricsHost = try value()
@@ -196,7 +204,16 @@ public struct LaunchOptions: Equatable, Sendable {
     /// How the app's pages load and send their sections, and its sessions.
     public var appSettings: AppSettings {
         AppSettings(
-            sectionTimeout: sectionTimeout, streaming: streaming, simulatedFaults: simulatedFaults, accounts: accounts, environment: environment)
+            sectionTimeout: sectionTimeout, streaming: streaming, simulatedFaults: simulatedFaults, accounts: accounts, environment: environment,
+            sectionCacheBytes: sectionCacheBytes)
+    }
+
+    /// `32MB`, `512KB`, `1GB`, or a number of bytes: at most 4 GB.
+    static func parseByteSize(_ text: String) -> Int? {
+        let units = [("GB", 1 << 30), ("MB", 1 << 20), ("KB", 1 << 10), ("B", 1)]
+        let (digits, unit) = units.first { text.uppercased().hasSuffix($0.0) }.map { (text.dropLast($0.0.count), $0.1) } ?? (Substring(text), 1)
+        guard let number = Int(digits), number >= 0, number <= (4 << 30) / unit else { return nil }
+        return number * unit
     }
 
     /// `30m`, `12h`, `7d` (or seconds, `90s`): from a minute to a year.

@@ -268,6 +268,7 @@ final class PageRoutes<Page: ComposedPage>: Sendable {
         controller.address = address
         controller.heading = page.heading
         if let hub = site.live { controller.recordLiveVersions(from: hub) }
+        if let cache = site.sectionCache { controller.useCache(cache) }
         return controller
     }
 

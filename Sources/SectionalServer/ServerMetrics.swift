@@ -49,6 +49,20 @@ public final class ServerMetrics: Sendable {
 
     private static let standardMethods: Set<String> = ["GET", "HEAD", "POST", "PUT", "DELETE", "PATCH", "OPTIONS", "CONNECT", "TRACE"]
 
+    /// Reports what `cache` did: hits, misses and evictions since start, and what it holds now.
+    public func registerSectionCache(_ cache: SectionCache) {
+        registry.gauge("sectional_section_cache_hits_total", "Sections served as kept, without loading.") {
+            [([], Double(cache.statistics.hits))]
+        }
+        registry.gauge("sectional_section_cache_misses_total", "Sections with a cache key that loaded: not kept, or their data changed.") {
+            [([], Double(cache.statistics.misses))]
+        }
+        registry.gauge("sectional_section_cache_evictions_total", "Kept sections dropped to make room.") {
+            [([], Double(cache.statistics.evictions))]
+        }
+        registry.gauge("sectional_section_cache_bytes", "What the kept sections hold, in bytes.") { [([], Double(cache.statistics.bytes))] }
+    }
+
     /// Reports `read()` as the requests in flight.
     public func trackRequestsInFlight(_ read: @escaping @Sendable () -> Int) {
         registry.gauge("sectional_http_requests_in_flight", "Requests begun and not yet complete.") { [([], Double(read()))] }

@@ -53,6 +53,9 @@ public struct Site: Sendable {
     /// Where live sections are watched: with a hub, each page also serves
     /// `/NAME/live`, the event stream of its live sections. None by default.
     public var live: LiveHub?
+    /// Where sections with a `cacheKey` are kept rendered between requests,
+    /// keyed by the versions of their live keys (`live`). None by default.
+    public var sectionCache: SectionCache?
     /// One-time messages a page shows above its sections, by the name a
     /// form's 303 gives as `?notice=NAME` (`"layout-saved": "Your layout is
     /// saved."`). A name the site does not know shows nothing, so a link

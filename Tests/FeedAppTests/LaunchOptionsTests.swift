@@ -69,6 +69,20 @@ import Testing
         #expect(try LaunchOptions.parse([]).logLevel == .info)
     }
 
+    @Test("--section-cache takes a size in bytes, KB, MB or GB, or 0 for none; anything else is refused")
+    func sectionCache() throws {
+        #expect(try LaunchOptions.parse([]).appSettings.sectionCacheBytes == 32 << 20)
+        #expect(try LaunchOptions.parse(["--section-cache", "512KB"]).appSettings.sectionCacheBytes == 512 << 10)
+        #expect(try LaunchOptions.parse(["--section-cache", "2gb"]).sectionCacheBytes == 2 << 30)
+        #expect(try LaunchOptions.parse(["--section-cache", "0"]).sectionCacheBytes == 0)
+        #expect(try LaunchOptions.parse([], environment: ["SECTIONAL_SECTION_CACHE": "8MB"]).sectionCacheBytes == 8 << 20)
+        for bad in ["lots", "-1MB", "5GB", "12TB", "MB"] {
+            #expect(throws: Problem.invalidValue(flag: "--section-cache", value: bad, expected: "a size such as 32MB, 512KB or 0 (at most 4GB)")) {
+                try LaunchOptions.parse(["--section-cache", bad])
+            }
+        }
+    }
+
     @Test func laterFlagWins() throws {
         #expect(try LaunchOptions.parse(["--port", "1", "--port", "2"]).port == 2)
     }

@@ -233,8 +233,11 @@ def build(settings: Settings) -> tuple[Path, Path]:
 
 
 def feed_server_command(binary: Path, settings: Settings, *extra: str) -> list[str]:
-    """feed-server as every step here runs it: quiet, a free port, no drain, a long session."""
-    return [str(binary), "--quiet", "--port", "0", "--session-idle", settings.demo.session_idle, "--drain", "0s", *extra]
+    """feed-server as every step here runs it: quiet, a free port, no drain, a long session, and no
+    section cache, so that it loads and renders every section of every request as the C servers do
+    (a later flag of `extra` wins)."""
+    return [str(binary), "--quiet", "--port", "0", "--session-idle", settings.demo.session_idle, "--drain", "0s",
+            "--section-cache", "0", *extra]
 
 
 # The framework's page script as feed-server's pages link it (its version is

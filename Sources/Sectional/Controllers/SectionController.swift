@@ -82,6 +82,36 @@ open class SectionController {
     /// re-rendered. None by default: the section is never live.
     open var liveKeys: Set<LiveKey> { [] }
 
+    /// What the section's output depends on besides the data of its
+    /// `liveKeys`: the user, a query value it reads, a form token's subject,
+    /// written into one string. With a key, and a `SectionCache` on the
+    /// page, the rendered content is kept under the key and the versions of
+    /// the live keys, and served without loading while those are unchanged.
+    /// `nil` (the default): always loaded and rendered.
+    ///
+    /// Everything the content shows must come from the key or from data a
+    /// live key covers: what is left out is served stale.
+    open var cacheKey: String? { nil }
+
+    /// One `cacheKey` from several parts, each kept apart by its length: no
+    /// two lists of parts give the same key, whatever the parts hold.
+    public static func cacheKey(_ parts: String...) -> String { cacheKey(parts) }
+
+    /// One `cacheKey` from a list of parts, each kept apart by its length.
+    public static func cacheKey(_ parts: [String]) -> String {
+        var key = ""
+        for part in parts { key += String(part.utf8.count) + ":" + part }
+        return key
+    }
+
+    /// Where the rendered content is to be kept: set by the page before loading, on a miss.
+    @exclusivity(unchecked) var cacheEntry: (cache: SectionCache, key: String)?
+    /// The content found in the cache: the section is not loaded, its content not rendered.
+    @exclusivity(unchecked) var cachedContent: [UInt8]?
+
+    /// Whether the content was found in the page's `SectionCache`: no load ran.
+    public var isFromCache: Bool { cachedContent != nil }
+
     /// Renders the fragment from the loaded data. The default renders the
     /// children one after another.
     open func render(into html: inout HTMLWriter) {
@@ -105,15 +135,39 @@ open class SectionController {
         if case .failed = loadState {
             renderFallback(into: &html)
             if let failureDiagnosis { p(.class("section-diagnosis")) { failureDiagnosis }.render(into: &html) }
+        } else if let cachedContent {
+            html.writeRendered(cachedContent)
+        } else if let cacheEntry {
+            let start = html.count
+            render(into: &html)
+            cacheEntry.cache.store(html.bytes(in: start..<html.count), for: cacheEntry.key)
         } else {
             render(into: &html)
         }
+    }
+
+    /// Looks the section up in `cache` under `key`: found, it and its
+    /// descendants count as loaded; missed, its content is kept once rendered.
+    func useCache(_ cache: SectionCache, key: String) {
+        if let content = cache.content(for: key) {
+            cachedContent = content
+            markLoaded()
+        } else {
+            cacheEntry = (cache, key)
+        }
+    }
+
+    private func markLoaded() {
+        loadState = .loaded
+        for child in children { child.markLoaded() }
     }
 
     /// Marks this controller and its descendants to load again, e.g. for a new date.
     public func setNeedsLoad() {
         loadState = .notLoaded
         failureDiagnosis = nil
+        cachedContent = nil
+        cacheEntry = nil
         for child in children { child.setNeedsLoad() }
     }
 

@@ -83,6 +83,25 @@ open class StackPageController: SectionController {
         for child in children { child.liveVersion = Self.version(of: child, from: source) }
     }
 
+    /// Looks each child that has a `cacheKey` up in `cache`, under that key
+    /// and the versions of its live keys read now (`recordLiveVersions(from:)`
+    /// first): a child found is served as kept, without loading.
+    public func useCache(_ cache: SectionCache) {
+        for child in children {
+            guard let key = child.cacheKey else { continue }
+            var entry = child.id.rawValue + "\u{1F}" + key
+            let keys = child.liveKeys
+            if !keys.isEmpty {
+                // Live data with no versions to tell when it changed: never kept.
+                guard let liveVersions else { continue }
+                // Versions only grow, so a key's sum grows with any change of the data it covers.
+                entry += "\u{1F}" + keys.map(\.description).sorted().joined(separator: ",") + "\u{1F}"
+                entry += String(child.liveVersion ?? liveVersions.version(of: keys))
+            }
+            child.useCache(cache, key: entry)
+        }
+    }
+
     /// Times each card of the renders that follow, from none so far.
     func startTimingCards() {
         cardRenderTimes = []

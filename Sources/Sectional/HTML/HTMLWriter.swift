@@ -226,4 +226,14 @@ public struct HTMLWriter: ~Copyable {
     public mutating func write(_ other: borrowing HTMLWriter, bytes range: Range<Int>) {
         other.withBytes { output.append(UnsafeBufferPointer(rebasing: $0[range])) }
     }
+
+    /// Appends markup rendered before (a kept section's content) as it is.
+    mutating func writeRendered(_ markup: [UInt8]) {
+        markup.withUnsafeBufferPointer { output.append($0) }
+    }
+
+    /// A copy of the bytes written in `range`.
+    func bytes(in range: Range<Int>) -> [UInt8] {
+        withBytes { Array($0[range]) }
+    }
 }

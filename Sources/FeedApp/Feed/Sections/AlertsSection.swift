@@ -24,6 +24,9 @@ final class AlertsSection: SectionController, CatalogSection {
 
     override var liveKeys: Set<LiveKey> { keys }
 
+    /// The alerts are the live key's; the forms are signed for the session and return to `back`.
+    override var cacheKey: String? { Self.cacheKey(forms.user.description, forms.subject, back) }
+
     override func makeLoad() -> SectionLoad? {
         .feed(of: forms.user, from: store, read: { try await $0.alerts(of: $1) }) {
             alerts in

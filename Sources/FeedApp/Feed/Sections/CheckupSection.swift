@@ -19,6 +19,14 @@ final class CheckupSection: SectionController, CatalogSection {
         super.init(id: Self.id, title: Self.title)
     }
 
+    /// No data: the content is the answers' and the form's alone.
+    override var cacheKey: String? {
+        var parts = [formAction, String(hiddenItems.count)]
+        for item in hiddenItems { parts += [item.name, item.value] }
+        for (question, answer) in answers.sorted(by: { $0.key < $1.key }) { parts += [question, answer] }
+        return Self.cacheKey(parts)
+    }
+
     override func render(into html: inout HTMLWriter) {
         if answers.count == quiz.questions.count { renderResult(into: &html) }
         // ForEach, not `for`: a loop builds every question's markup into an array first.

@@ -1,0 +1,131 @@
+import Synchronization
+
+/// Rendered sections kept between requests, keyed by what each one's output
+/// depends on: its `cacheKey` and the versions of its `liveKeys`. A write
+/// that changes a section's data raises a version, so the next page asks
+/// for a key nobody stored and the section loads again; nothing is ever
+/// invalidated by hand.
+///
+/// Bounded by bytes, not entries: past `capacity`, the entries used least
+/// recently go.
+public final class SectionCache: Sendable {
+    /// What the cache did since it was made, for metrics.
+    public struct Statistics: Sendable, Equatable {
+        /// Lookups that found the section's content.
+        public var hits = 0
+        /// Lookups that did not: the section loaded.
+        public var misses = 0
+        /// Entries dropped to make room.
+        public var evictions = 0
+        /// What the entries hold now, keys and content.
+        public var bytes = 0
+        /// Entries held now.
+        public var entries = 0
+    }
+
+    /// The most the entries may hold, in bytes.
+    public let capacity: Int
+    private let state: Mutex<LeastRecentlyUsed>
+
+    /// A cache of at most `capacity` bytes; 0 keeps nothing.
+    public init(capacity: Int) {
+        precondition(capacity >= 0, "a cache's capacity is a number of bytes")
+        self.capacity = capacity
+        state = Mutex(LeastRecentlyUsed())
+    }
+
+    /// The content kept under `key`, now the most recently used; `nil` on a miss.
+    public func content(for key: String) -> [UInt8]? {
+        state.withLock { $0.take(key) }
+    }
+
+    /// Keeps `content` under `key`, dropping the least recently used
+    /// entries past the capacity. Content larger than the whole cache is not kept.
+    public func store(_ content: [UInt8], for key: String) {
+        let size = Self.size(of: key, content)
+        guard size <= capacity else { return }
+        state.withLock { $0.put(key, content, size: size, capacity: capacity) }
+    }
+
+    /// The cache's counts now.
+    public var statistics: Statistics { state.withLock { $0.statistics } }
+
+    /// What an entry costs: its key, its content and the bookkeeping around them.
+    static func size(of key: String, _ content: [UInt8]) -> Int { key.utf8.count + content.count + 96 }
+}
+
+/// Entries in order of use, in a list from the newest to the oldest; the
+/// dictionary holds them, the list only points at them.
+private struct LeastRecentlyUsed: ~Copyable {
+    final class Entry {
+        let key: String
+        var content: [UInt8]
+        var size: Int
+        unowned(unsafe) var older: Entry?
+        unowned(unsafe) var newer: Entry?
+
+        init(key: String, content: [UInt8], size: Int) {
+            self.key = key
+            self.content = content
+            self.size = size
+        }
+    }
+
+    var entries: [String: Entry] = [:]
+    unowned(unsafe) var newest: Entry?
+    unowned(unsafe) var oldest: Entry?
+    var statistics = SectionCache.Statistics()
+
+    mutating func take(_ key: String) -> [UInt8]? {
+        guard let entry = entries[key] else {
+            statistics.misses += 1
+            return nil
+        }
+        statistics.hits += 1
+        touch(entry)
+        return entry.content
+    }
+
+    mutating func put(_ key: String, _ content: [UInt8], size: Int, capacity: Int) {
+        if let entry = entries[key] {
+            statistics.bytes += size - entry.size
+            entry.content = content
+            entry.size = size
+            touch(entry)
+        } else {
+            let entry = Entry(key: key, content: content, size: size)
+            entries[key] = entry
+            pushNewest(entry)
+            statistics.bytes += size
+            statistics.entries += 1
+        }
+        while statistics.bytes > capacity, let oldest {
+            unlink(oldest)
+            statistics.bytes -= oldest.size
+            statistics.entries -= 1
+            statistics.evictions += 1
+            entries[oldest.key] = nil  // last: the dictionary's reference is the one that keeps it
+        }
+    }
+
+    private mutating func touch(_ entry: Entry) {
+        guard entry !== newest else { return }
+        unlink(entry)
+        pushNewest(entry)
+    }
+
+    private mutating func pushNewest(_ entry: Entry) {
+        entry.older = newest
+        entry.newer = nil
+        newest?.newer = entry
+        newest = entry
+        if oldest == nil { oldest = entry }
+    }
+
+    private mutating func unlink(_ entry: Entry) {
+        if let newer = entry.newer { newer.older = entry.older } else { newest = entry.older }
+        if let older = entry.older { older.newer = entry.newer } else { oldest = entry.newer }
+        entry.older = nil
+        entry.newer = nil
+    }
+}

@@ -1,0 +1,83 @@
+import FeedApp
+import FeedAppTestSupport
+import Foundation
+import HTTPServer
+import Sectional
+import SectionalServer
+import SectionalTesting
+import Testing
+
+/// The feed with its section cache and a live hub, in process, on each engine.
+private struct CachedApp {
+    let data: AppData
+    let hub = LiveHub()
+    let metrics = ServerMetrics()
+    let router: Router
+
+    init(_ data: AppData, settings: AppSettings = AppSettings()) throws {
+        self.data = data
+        router = try buildRouter(
+            publicDirectory: FormHarness.publicDirectory, data: data, settings: settings, metrics: metrics, live: hub,
+            logger: LogCollector().logger)
+    }
+
+    /// A counter of the cache's, as `/metrics` shows it.
+    func cacheCount(_ name: String) -> Int {
+        let line = metrics.registry.exposition().split(separator: "\n").first { $0.hasPrefix("sectional_section_cache_\(name) ") }
+        return line.flatMap { Int(Double($0.split(separator: " ")[1]) ?? -1) } ?? -1
+    }
+}
+
+@Suite("Sections kept between requests", .timeLimit(.minutes(1)))
+struct SectionCacheAppTests {
+    @Test("The alerts and the check-up are served as kept; a dismissal shows at once, on every engine", arguments: Engine.allCases)
+    func keptUntilWritten(engine: Engine) async throws {
+        try await TestDatabase.withData(engine) { data, _ in
+            let app = try CachedApp(data)
+            let alex = Browser(InProcessClient(app.router))
+            try await alex.signIn("alex", "alex-demo-1")
+            let target = "/feed?add=checkup&stream=0"
+            let first = try await alex.get(target).bodyText
+            #expect(app.cacheCount("misses_total") == 2 && app.cacheCount("hits_total") == 0)
+            let second = try await alex.get(target).bodyText
+            #expect(second == first, "the same page")
+            #expect(app.cacheCount("hits_total") == 2, "alerts and check-up came from the cache")
+
+            let alert = try await data.feed.alerts(of: UserID(1))[0]
+            let form = try #require(Browser.form("/feed/alerts/\(alert.id)/dismiss", in: second))
+            #expect(try await alex.post("/feed/alerts/\(alert.id)/dismiss", form: form).status == .seeOther)
+            let after = try await alex.get(target).bodyText
+            #expect(!after.contains(alert.title), "the dismissed alert is gone, not served as kept")
+            #expect(app.cacheCount("hits_total") == 3, "the check-up, whose data did not change, still came from the cache")
+            #expect(app.cacheCount("bytes") > 0)
+        }
+    }
+
+    @Test("Each visitor has their own: sam never sees alex's kept alerts, nor a form signed for alex's session")
+    func perVisitor() async throws {
+        let app = try CachedApp(try AppData.memory())
+        let alex = Browser(InProcessClient(app.router)), sam = Browser(InProcessClient(app.router))
+        try await alex.signIn("alex", "alex-demo-1")
+        try await sam.signIn("sam", "sam-demo-2")
+        let alexAlerts = try await app.data.feed.alerts(of: UserID(1)).map(\.title)
+        _ = try await alex.get("/feed?stream=0")
+        let samsPage = try await sam.get("/feed?stream=0").bodyText
+        for title in alexAlerts where !title.isEmpty { #expect(!samsPage.contains(title), "sam sees \(title)") }
+        let alexAgain = Browser(InProcessClient(app.router))
+        try await alexAgain.signIn("alex", "alex-demo-1")
+        let otherSession = try await alexAgain.get("/feed?stream=0").bodyText
+        let tokens = { (page: String) in page.matches(of: /name="token" value="([0-9a-f]+)"/).map { String($0.output.1) } }
+        #expect(Set(tokens(otherSession)).isDisjoint(with: tokens(try await alex.get("/feed?stream=0").bodyText)), "each session's forms are its own")
+    }
+
+    @Test("--section-cache 0 and --simulate turn it off")
+    func off() async throws {
+        for settings in [AppSettings(sectionCacheBytes: 0), AppSettings(simulatedFaults: ["balances": .delay(.zero)])] {
+            let app = try CachedApp(try AppData.memory(), settings: settings)
+            let alex = Browser(InProcessClient(app.router))
+            try await alex.signIn("alex", "alex-demo-1")
+            for _ in 0..<2 { _ = try await alex.get("/feed?stream=0") }
+            #expect(app.cacheCount("hits_total") == -1, "no cache, no counters")
+        }
+    }
+}

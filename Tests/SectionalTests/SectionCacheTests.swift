@@ -1,0 +1,163 @@
+import Synchronization
+import Testing
+
+@testable import Sectional
+
+@Suite("The section cache")
+struct SectionCacheTests {
+    private func bytes(_ count: Int) -> [UInt8] { [UInt8](repeating: 0x61, count: count) }
+
+    @Test func keepsWhatFitsAndDropsTheLeastRecentlyUsedFirst() {
+        let entry = SectionCache.size(of: "a", bytes(100))
+        let cache = SectionCache(capacity: 3 * entry)
+        cache.store(bytes(100), for: "a")
+        cache.store(bytes(100), for: "b")
+        cache.store(bytes(100), for: "c")
+        #expect(cache.content(for: "a") == bytes(100), "a is now the most recently used")
+        cache.store(bytes(100), for: "d")
+        #expect(cache.content(for: "b") == nil, "b, used least recently, made room")
+        #expect(cache.content(for: "a") != nil && cache.content(for: "c") != nil && cache.content(for: "d") != nil)
+        let statistics = cache.statistics
+        #expect(statistics.entries == 3 && statistics.bytes == 3 * entry && statistics.evictions == 1)
+        #expect(statistics.hits == 4 && statistics.misses == 1)
+    }
+
+    @Test func boundedByBytesNotEntries() {
+        let small = SectionCache.size(of: "s0", bytes(10))
+        let cache = SectionCache(capacity: 1_000)
+        for index in 0..<5 { cache.store(bytes(10), for: "s\(index)") }
+        #expect(cache.statistics.bytes == 5 * small)
+        cache.store(bytes(1_000 - 96 - 3 - small), for: "big")
+        #expect(cache.statistics.bytes <= 1_000)
+        #expect(cache.content(for: "big") != nil)
+        #expect(cache.content(for: "s0") == nil, "the oldest small ones went for the big one")
+    }
+
+    @Test func replacingAnEntryCountsItsNewSize() {
+        let cache = SectionCache(capacity: 10_000)
+        cache.store(bytes(100), for: "a")
+        cache.store(bytes(300), for: "a")
+        #expect(cache.statistics.entries == 1)
+        #expect(cache.statistics.bytes == SectionCache.size(of: "a", bytes(300)))
+        #expect(cache.content(for: "a")?.count == 300)
+    }
+
+    @Test func contentLargerThanTheCacheIsNotKept() {
+        let cache = SectionCache(capacity: 500)
+        cache.store(bytes(100), for: "a")
+        cache.store(bytes(600), for: "huge")
+        #expect(cache.content(for: "huge") == nil)
+        #expect(cache.content(for: "a") != nil, "nothing was dropped for it")
+        let none = SectionCache(capacity: 0)
+        none.store(bytes(1), for: "a")
+        #expect(none.content(for: "a") == nil && none.statistics.entries == 0)
+    }
+
+    @Test func keysOfPartsCannotBeConfused() {
+        #expect(SectionController.cacheKey("a:b", "c") != SectionController.cacheKey("a", "b:c"))
+        #expect(SectionController.cacheKey("ab", "") != SectionController.cacheKey("a", "b"))
+        #expect(SectionController.cacheKey(["x", "y"]) == SectionController.cacheKey("x", "y"))
+    }
+}
+
+@Suite("Sections served from the cache")
+struct CachedSectionTests {
+    /// How many loads ran.
+    private final class Loads: Sendable {
+        let count = Atomic(0)
+        var value: Int { count.load(ordering: .relaxed) }
+    }
+
+    /// A section that counts its loads and renders what it loaded.
+    private final class CountedSection: SectionController {
+        let loads: Loads
+        let key: String?
+        let keys: Set<LiveKey>
+        private var text = ""
+
+        init(loads: Loads, key: String?, keys: Set<LiveKey>) {
+            self.loads = loads
+            self.key = key
+            self.keys = keys
+            super.init(id: "alerts", title: "Alerts")
+        }
+
+        override var cacheKey: String? { key }
+        override var liveKeys: Set<LiveKey> { keys }
+
+        override func makeLoad() -> SectionLoad? {
+            let count = loads.count.add(1, ordering: .relaxed).newValue
+            return SectionLoad({ "load \(count)" }) { self.text = $0 }
+        }
+
+        override func render(into html: inout HTMLWriter) { html.writeRaw("<p>\(text)</p>") }
+    }
+
+    /// What a page of one counted section shows, after its load.
+    private func render(
+        key: String?, keys: Set<LiveKey> = ["alerts:1"], versions: Versions?, cache: SectionCache, loads: Loads
+    ) async -> (html: String, fromCache: Bool) {
+        let page = StackPageController(id: "feed", title: "Feed")
+        let section = CountedSection(loads: loads, key: key, keys: keys)
+        page.addChild(section)
+        if let versions { page.recordLiveVersions(from: versions) }
+        page.useCache(cache)
+        _ = await page.loadTree(LoadOptions())
+        var html = HTMLWriter()
+        page.renderCard(section, into: &html)
+        return (String(decoding: html.bytes, as: UTF8.self), section.isFromCache)
+    }
+
+    private final class Versions: LiveVersionSource, Sendable {
+        let current = Mutex(1)
+        func version(of keys: Set<LiveKey>) -> Int { current.withLock { $0 } }
+    }
+
+    @Test func aSectionIsServedAsKeptUntilItsDataChanges() async {
+        let cache = SectionCache(capacity: 1 << 20)
+        let versions = Versions()
+        let loads = Loads()
+        let first = await render(key: "user 1", versions: versions, cache: cache, loads: loads)
+        let second = await render(key: "user 1", versions: versions, cache: cache, loads: loads)
+        #expect(first.html.contains("<p>load 1</p>") && !first.fromCache)
+        #expect(second.fromCache && second.html == first.html, "the same card, without loading")
+        #expect(loads.value == 1)
+
+        versions.current.withLock { $0 = 2 }
+        let changed = await render(key: "user 1", versions: versions, cache: cache, loads: loads)
+        #expect(!changed.fromCache && changed.html.contains("<p>load 2</p>"), "a new version loads again")
+        #expect(await render(key: "user 2", versions: versions, cache: cache, loads: loads).html.contains("load 3"), "another key is another entry")
+        #expect(cache.statistics.hits == 1 && cache.statistics.misses == 3)
+    }
+
+    @Test func withoutAKeyOrWithoutVersionsNothingIsKept() async {
+        let cache = SectionCache(capacity: 1 << 20)
+        let loads = Loads()
+        for _ in 0..<2 { _ = await render(key: nil, versions: Versions(), cache: cache, loads: loads) }
+        #expect(loads.value == 2, "no cache key: loaded every time")
+        for _ in 0..<2 { _ = await render(key: "user 1", versions: nil, cache: cache, loads: loads) }
+        #expect(loads.value == 4, "live data with no versions to tell when it changed: loaded every time")
+        #expect(cache.statistics.entries == 0)
+        for _ in 0..<2 { _ = await render(key: "pure", keys: [], versions: nil, cache: cache, loads: loads) }
+        #expect(loads.value == 5, "no live data at all: the key says everything, kept")
+    }
+
+    @Test func aFallbackIsNeverKept() async {
+        final class FailingSection: SectionController {
+            override var cacheKey: String? { "k" }
+            override func makeLoad() -> SectionLoad? {
+                SectionLoad({ () async throws -> String in throw CancellationError() }) { _ in }
+            }
+        }
+        let cache = SectionCache(capacity: 1 << 20)
+        let page = StackPageController(id: "feed", title: "Feed")
+        let section = FailingSection(id: "alerts", title: "Alerts")
+        page.addChild(section)
+        page.useCache(cache)
+        _ = await page.loadTree(LoadOptions())
+        var html = HTMLWriter()
+        page.renderCard(section, into: &html)
+        #expect(String(decoding: html.bytes, as: UTF8.self).contains("could not be loaded"))
+        #expect(cache.statistics.entries == 0)
+    }
+}

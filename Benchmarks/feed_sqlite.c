@@ -31,10 +31,11 @@
  *     key (secrets, name 'form-key', hex). The body must be byte for byte
  *     feed-server's (the bench checks it).
  *
- * The alerts card's data-live version is read once at start from
- * live_versions, as feed-server fills its live hub at start (on SQLite it
- * learns of later changes from its own writes only; this program makes none
- * but session upkeep). The page goes out whole, with a Content-Length: on
+ * Each data card's data-live version (alerts, accounts, credit-score and
+ * transactions of the user) is read once at start from live_versions, as
+ * feed-server fills its live hub at start (later changes it learns by
+ * watching the file; this program makes none but session upkeep, on a table
+ * no trigger watches). The page goes out whole, with a Content-Length: on
  * SQLite feed-server streams it (chunked), the same bytes.
  *
  * The daemons are ceiling.c's and reference.c's (bench_server.h): one a
@@ -318,8 +319,9 @@ static void put_page_url(struct buffer *page, const struct section_list *shown, 
 /* FormGuard's SipHash key, derived from the form key. */
 static unsigned char form_mac_key[crypto_shorthash_siphashx24_KEYBYTES];
 
-/* live_versions' "alerts:USER" rows: the version each user's alerts card shows. */
+/* live_versions' rows of the four kinds of data the cards show: the version each user's card shows. */
 struct live_version {
+    enum section section;
     long long user;
     long long version;
 };
@@ -333,10 +335,18 @@ static const char *page_script = "/_sectional/sectional.js";
 /* A session's last_seen_at is written at most this often (Accounts.touchInterval). */
 #define TOUCH_INTERVAL 60
 
-static long long alerts_version(long long user)
+/* The live key's kind of each card with data (FeedApp's LiveData); NULL: the card is not live. */
+static const char *const live_kind[SECTION_COUNT] = {
+    [BALANCES] = "accounts",
+    [ALERTS] = "alerts",
+    [CREDIT_SCORE] = "credit-score",
+    [RECENT_ACTIVITY] = "transactions",
+};
+
+static long long live_version_of(enum section section, long long user)
 {
     for (size_t i = 0; i < live_version_count; i++)
-        if (live_versions[i].user == user)
+        if (live_versions[i].section == section && live_versions[i].user == user)
             return live_versions[i].version;
     return 0;
 }
@@ -383,12 +393,18 @@ static void load_live_versions(sqlite3 *db)
         die("cannot read live_versions", sqlite3_errmsg(db));
     while (sqlite3_step(statement) == SQLITE_ROW) {
         const char *key = (const char *)sqlite3_column_text(statement, 0);
+        const char *colon = key ? strrchr(key, ':') : NULL;
         long long user;
         char rest;
-        if (key == NULL || sscanf(key, "alerts:%lld%c", &user, &rest) != 1)
+        if (colon == NULL || sscanf(colon + 1, "%lld%c", &user, &rest) != 1)
             continue;
-        live_versions = checked(realloc(live_versions, (live_version_count + 1) * sizeof *live_versions));
-        live_versions[live_version_count++] = (struct live_version){ user, sqlite3_column_int64(statement, 1) };
+        for (int section = 0; section < SECTION_COUNT; section++) {
+            const char *kind = live_kind[section];
+            if (kind == NULL || strlen(kind) != (size_t)(colon - key) || strncmp(key, kind, (size_t)(colon - key)) != 0)
+                continue;
+            live_versions = checked(realloc(live_versions, (live_version_count + 1) * sizeof *live_versions));
+            live_versions[live_version_count++] = (struct live_version){ section, user, sqlite3_column_int64(statement, 1) };
+        }
     }
     sqlite3_finalize(statement);
 }
@@ -1115,10 +1131,10 @@ static int render_card(const struct section_context *context, enum section secti
     PUT(page, "\" aria-labelledby=\"");
     put_text(page, id);
     PUT(page, "-title\"");
-    if (section == ALERTS) {
-        /* The one live section: the version of its data, for the page's event stream. */
+    if (live_kind[section] != NULL) {
+        /* A live section: the version of its data, for the page's event stream. */
         PUT(page, " data-live=\"");
-        put_integer(page, alerts_version(context->visitor->user));
+        put_integer(page, live_version_of(section, context->visitor->user));
         PUT(page, "\"");
     }
     PUT(page, "><header class=\"section-header\"><h2 id=\"");

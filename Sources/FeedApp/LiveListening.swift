@@ -1,4 +1,6 @@
 import SectionalPostgres
+import SectionalSQL
+import SectionalSQLite
 import SectionalServer
 
 extension LiveHub {
@@ -9,6 +11,19 @@ extension LiveHub {
             url: url, channel: LiveVersions.channel,
             notified: { [self] payload in LiveVersions.receive(payload, into: self) },
             resync: { [self] db in try? LiveVersions.load(into: self, from: db) })
+    }
+}
+
+extension LiveHub {
+    /// On a SQLite file, follows the changes other processes commit to it
+    /// (the server's command line, `sqlite3`, a batch job): the versions
+    /// their triggers raised reach cached sections and open pages within `interval`.
+    public func watchingOtherWriters(of path: String, every interval: Duration = .milliseconds(100)) async throws(SQLError)
+        -> SQLiteVersionWatcher
+    {
+        try await SQLiteVersionWatcher.start(updating: self, every: interval) { () throws(SQLError) in
+            try SQLiteConnection(path: path, readOnly: true)
+        }
     }
 }
 

@@ -12,7 +12,7 @@ import Synchronization
 /// out page requests: past a user's limit their oldest stream ends, past
 /// the total new streams are refused.
 public final class LiveHub: LiveVersionSource {
-    /// One key's new version: as a write recorded it (`LiveVersions.record(_:in:)`), as a stream hears it.
+    /// One key's new version: as a write's triggers raised it (`LiveVersions.change(of:in:)`), as a stream hears it.
     public struct Change: Sendable, Equatable {
         /// What changed, e.g. `alerts:1`.
         public var key: LiveKey

@@ -93,8 +93,14 @@ do {
             _ = try waitHere { await data.loadLiveVersions(into: hub) }
             return hub
         }, drain: { $0.closeAll() })
-    if case .postgres(let url) = options.database {
+    switch options.database {
+    case .postgres(let url):
         _ = try services.start("the live listener", { live.listening(to: url) }, stop: { $0.stop() })
+    case .sqlite(let path):
+        _ = try services.start(
+            "the watch on other writers", { try waitHere { try await live.watchingOtherWriters(of: path) } }, stop: { $0.stop() })
+    case .memory:
+        break  // nobody else can write to it
     }
     // The metrics listener before the public port: a busy metrics port stops the start before the public port takes any request.
     let serving = ServingServer()

@@ -73,7 +73,7 @@ struct LiveStreamTests {
             // exceeded by 90 ms so).
             #expect(start.duration(to: clock.now) < .seconds(10))
             #expect(!tab.unreadText.contains(alert.title), "the dismissed alert is gone from the card")
-            #expect(tab.unreadText.contains("id: alerts=1"))
+            #expect(tab.unreadText.contains(".alerts=\(app.hub.version(of: "alerts:1")).credit-score="), "the event names the version it shows")
             // Sam's own change next: his stream's first event must be it, so nothing of alex's came before.
             app.hub.publish("alerts:2")
             #expect(try await samsTab.waitFor("</section>"))
@@ -117,7 +117,7 @@ struct LiveStreamTests {
             #expect(try await current.waitFor("retry: 1000"))
             // The next change's event must be the current stream's first: a resync would have come before it.
             app.hub.publish("alerts:1")
-            #expect(try await current.waitFor("id: alerts=2"))
+            #expect(try await current.waitFor(".alerts=2."))
             #expect(current.unreadText.components(separatedBy: "event: section").count - 1 == 1, "a current stream was sent a resync")
         }
     }
@@ -167,7 +167,7 @@ struct LiveStreamTests {
             #expect(stopping.status == 503, "a stopping replica's 503 is retried elsewhere by a proxy")
             let alexCookie = alex.cookie!
             let noLive = try await onOwnThread {
-                try RawHTTPClient(port: port).request("/feed/live?sections=balances", headers: ["Cookie: \(alexCookie)"])
+                try RawHTTPClient(port: port).request("/feed/live?sections=checkup", headers: ["Cookie: \(alexCookie)"])
             }
             #expect(noLive.status == 404)
         }

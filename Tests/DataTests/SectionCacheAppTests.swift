@@ -30,7 +30,7 @@ private struct CachedApp {
 
 @Suite("Sections kept between requests", .timeLimit(.minutes(1)))
 struct SectionCacheAppTests {
-    @Test("The alerts and the check-up are served as kept; a dismissal shows at once, on every engine", arguments: Engine.allCases)
+    @Test("Sections are served as kept; a dismissal shows at once, on every engine", arguments: Engine.allCases)
     func keptUntilWritten(engine: Engine) async throws {
         try await TestDatabase.withData(engine) { data, _ in
             let app = try CachedApp(data)
@@ -38,17 +38,17 @@ struct SectionCacheAppTests {
             try await alex.signIn("alex", "alex-demo-1")
             let target = "/feed?add=checkup&stream=0"
             let first = try await alex.get(target).bodyText
-            #expect(app.cacheCount("misses_total") == 2 && app.cacheCount("hits_total") == 0)
+            #expect(app.cacheCount("misses_total") == 4 && app.cacheCount("hits_total") == 0)
             let second = try await alex.get(target).bodyText
             #expect(second == first, "the same page")
-            #expect(app.cacheCount("hits_total") == 2, "alerts and check-up came from the cache")
+            #expect(app.cacheCount("hits_total") == 4, "balances, alerts, credit score and check-up came from the cache")
 
             let alert = try await data.feed.alerts(of: UserID(1))[0]
             let form = try #require(Browser.form("/feed/alerts/\(alert.id)/dismiss", in: second))
             #expect(try await alex.post("/feed/alerts/\(alert.id)/dismiss", form: form).status == .seeOther)
             let after = try await alex.get(target).bodyText
             #expect(!after.contains(alert.title), "the dismissed alert is gone, not served as kept")
-            #expect(app.cacheCount("hits_total") == 3, "the check-up, whose data did not change, still came from the cache")
+            #expect(app.cacheCount("hits_total") == 7, "the other three, whose data did not change, still came from the cache")
             #expect(app.cacheCount("bytes") > 0)
         }
     }
@@ -68,6 +68,46 @@ struct SectionCacheAppTests {
         let otherSession = try await alexAgain.get("/feed?stream=0").bodyText
         let tokens = { (page: String) in page.matches(of: /name="token" value="([0-9a-f]+)"/).map { String($0.output.1) } }
         #expect(Set(tokens(otherSession)).isDisjoint(with: tokens(try await alex.get("/feed?stream=0").bodyText)), "each session's forms are its own")
+    }
+
+    @Test("A correction made in sqlite3 or psql, outside the app, reaches the kept page and an open one", arguments: [Engine.sqlite, .postgres])
+    func writtenOutside(engine: Engine) async throws {
+        try await TestDatabase.withData(engine) { data, location in
+            let app = try CachedApp(data)
+            await data.loadLiveVersions(into: app.hub)
+            let watch: (@Sendable () -> Void)
+            let correct: (String) throws -> Void
+            switch location {
+            case .sqlite(let path):
+                let watcher = try await app.hub.watchingOtherWriters(of: path, every: .milliseconds(20))
+                (watch, correct) = ({ watcher.stop() }, { try LiveVersionsTests.sqlite3(path, $0) })
+            case .postgres(let url):
+                let listener = app.hub.listening(to: url)
+                (watch, correct) = ({ listener.stop() }, { try LiveVersionsTests.psql(url, $0) })
+            case .memory:
+                return
+            }
+            defer { watch() }
+            let alex = Browser(InProcessClient(app.router))
+            try await alex.signIn("alex", "alex-demo-1")
+            #expect(try await alex.get("/feed?stream=0").bodyText.contains("Everyday Checking"))
+            #expect(try await alex.get("/feed?stream=0").bodyText.contains("Everyday Checking"), "served as kept")
+            let hits = app.cacheCount("hits_total")
+            #expect(hits >= 3)
+
+            let openPage = try #require(app.hub.subscribe(to: [.init(stored: "accounts:1")], user: "1", session: nil))
+            // The listener connects in the background: correct until it hears, so the test waits without a sleep.
+            var heard: LiveHub.Change?
+            for round in 0..<50 where heard == nil {
+                try correct("UPDATE accounts SET name = 'Main Checking \(round)' WHERE user_id = 1 AND position = 0")
+                heard = await LiveReplicaTests.first(openPage.changes, within: .milliseconds(200))
+            }
+            #expect(heard?.key == LiveKey(stored: "accounts:1"), "the open page hears it")
+            let page = try await alex.get("/feed?stream=0").bodyText
+            let balances = try #require(page.firstRange(of: #"<table class="balances">"#).map { page[$0.lowerBound...].prefix(600) })
+            #expect(balances.contains("Main Checking") && !balances.contains("Everyday Checking"), "the kept balances gave way to the correction")
+            openPage.end()
+        }
     }
 
     @Test("--section-cache 0 and --simulate turn it off")

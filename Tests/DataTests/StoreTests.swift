@@ -55,7 +55,14 @@ struct StoreTests {
         try await TestDatabase.withData(engine) { data, _ in
             let own = try await data.feed.alerts(of: alex)[1]
             let theirs = try await data.feed.alerts(of: sam)[0]
-            #expect(try await data.feed.dismissAlert(own.id, of: alex) == LiveHub.Change(key: .alerts(of: alex), version: 1))
+            let stored = { (user: UserID) in
+                try await data.pool!.run { db in try LiveVersions.change(of: .alerts(of: user), in: db) }
+            }
+            let before = try await stored(alex), samsBefore = try await stored(sam)
+            let dismissed = try #require(try await data.feed.dismissAlert(own.id, of: alex))
+            #expect(dismissed.key == .alerts(of: alex) && dismissed.version > before.version)
+            let storedAfterDismissal = try await stored(alex)
+            #expect(dismissed == storedAfterDismissal, "the change announced is the one stored")
             #expect(try await data.feed.dismissAlert(own.id, of: alex) != nil, "dismissing again is a no-op, not an error")
             #expect(try await data.feed.dismissAlert(theirs.id, of: alex) == nil)
             #expect(try await data.feed.dismissAlert(987_654, of: alex) == nil)
@@ -64,7 +71,10 @@ struct StoreTests {
 
             #expect(try await data.feed.restoreAlerts(of: sam) == nil, "nothing to restore, nothing to announce")
             #expect(try await data.feed.alerts(of: alex).filter(\.isDismissed).count == 1)
-            #expect(try await data.feed.restoreAlerts(of: alex) == LiveHub.Change(key: .alerts(of: alex), version: 3))
+            let restored = try #require(try await data.feed.restoreAlerts(of: alex))
+            let storedAfterRestoring = try await stored(alex), samsAfter = try await stored(sam)
+            #expect(restored.version > dismissed.version && restored == storedAfterRestoring)
+            #expect(samsAfter == samsBefore, "sam's alerts kept their version")
             #expect(try await data.feed.alerts(of: alex).allSatisfy { !$0.isDismissed })
         }
     }

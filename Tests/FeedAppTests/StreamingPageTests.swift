@@ -90,7 +90,7 @@ struct SlowSectionTests {
         #expect(response.status == .ok)
         #expect(response.headers["Sectional-Degraded"] == "credit-score")
         #expect(response.bodyText.contains("Credit score could not be loaded right now."))
-        #expect(response.bodyText.contains(#"data-section="credit-score" aria-labelledby="credit-score-title" data-load="timed-out""#))
+        #expect(response.bodyText.contains(#"data-section="credit-score" aria-labelledby="credit-score-title" data-live="" data-load="timed-out""#))
         #expect(response.bodyText.contains("Everyday Checking"))
         #expect(response.bodyText.contains("Payment due tomorrow"))
         #expect(app.logLines.contains { $0.contains("credit-score timed out") })

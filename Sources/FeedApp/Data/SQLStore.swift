@@ -58,14 +58,14 @@ public final class SQLStore: FeedStore, DayStore, LayoutStore, Sendable {
         try await pool.write { db in
             let found = try db.query(
                 "UPDATE alerts SET dismissed = TRUE WHERE id = $1 AND user_id = $2 RETURNING id", [.int(id), .int(user.rawValue)])
-            return found.isEmpty ? nil : try LiveVersions.record(.alerts(of: user), in: db)
+            return found.isEmpty ? nil : try LiveVersions.change(of: .alerts(of: user), in: db)
         }
     }
 
     public func restoreAlerts(of user: UserID) async throws -> LiveHub.Change? {
         try await pool.write { db in
             let restored = try db.query("UPDATE alerts SET dismissed = FALSE WHERE user_id = $1 AND dismissed RETURNING id", [.int(user.rawValue)])
-            return restored.isEmpty ? nil : try LiveVersions.record(.alerts(of: user), in: db)
+            return restored.isEmpty ? nil : try LiveVersions.change(of: .alerts(of: user), in: db)
         }
     }
 

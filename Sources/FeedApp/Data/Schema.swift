@@ -107,5 +107,7 @@ enum Schema {
             4, "sign-in attempts counted before their check",
             sql: "ALTER TABLE signin_failures ADD COLUMN attempt TEXT NOT NULL DEFAULT ''"),
         LiveVersions.migration(5),
+        LiveVersions.orderMigration(6),
+        LiveVersions.triggers(7, on: LiveData.tables),
     ]
 }

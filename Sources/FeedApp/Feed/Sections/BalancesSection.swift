@@ -6,13 +6,21 @@ final class BalancesSection: SectionController, CatalogSection {
     static let title = "Balances"
     private let store: any FeedStore
     private let user: UserID
+    /// Made once: a page asks for them several times a request.
+    private let keys: Set<LiveKey>
     private var accounts: [Account] = []
 
     init(store: any FeedStore, user: UserID) {
         self.store = store
         self.user = user
+        keys = [.accounts(of: user)]
         super.init(id: Self.id, title: Self.title)
     }
+
+    override var liveKeys: Set<LiveKey> { keys }
+
+    /// The data is the live key's, and the user's alone.
+    override var cacheKey: String? { user.description }
 
     override func makeLoad() -> SectionLoad? {
         .feed(of: user, from: store, read: { try await $0.accounts(of: $1) }) {

@@ -6,13 +6,21 @@ final class CreditScoreSection: SectionController, CatalogSection {
     static let title = "Credit score"
     private let store: any FeedStore
     private let user: UserID
+    /// Made once: a page asks for them several times a request.
+    private let keys: Set<LiveKey>
     private var credit = CreditScore(score: 0, history: [])
 
     init(store: any FeedStore, user: UserID) {
         self.store = store
         self.user = user
+        keys = [.creditScore(of: user)]
         super.init(id: Self.id, title: Self.title)
     }
+
+    override var liveKeys: Set<LiveKey> { keys }
+
+    /// The data is the live key's, and the user's alone.
+    override var cacheKey: String? { user.description }
 
     override func makeLoad() -> SectionLoad? {
         .feed(of: user, from: store, read: { try await $0.creditScore(of: $1) }) {

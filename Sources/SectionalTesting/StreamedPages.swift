@@ -1,3 +1,4 @@
+/// Comparing a page streamed in page order with the same page sent whole.
 extension String {
     /// A page streamed in page order, less the placeholders it sent before
     /// the cards it waited for: the bytes of the same page sent whole.

@@ -1,6 +1,6 @@
 /// A small deterministic generator (SplitMix64): demo data that is the same
 /// for the same seed, every run.
-struct DemoRandom {
+struct DemoRandom: RandomNumberGenerator {
     private var state: UInt64
 
     init(seed: UInt64) { state = seed }

@@ -1360,13 +1360,45 @@ static const char *const page_headers[][2] = {
     { NULL, NULL },
 };
 
-/* And with JSON (Response.jsonHeaders). */
-static const char *const json_headers[][2] = {
-    { "Content-Type", "application/json" },
-    { "Cache-Control", "private, no-store" },
+/* A card and the description answered in full go out conditional, as feed-server's
+ * (PageRoutes.validated): these fields, then the content's ETag and the Cache-Control. */
+static const char *const validated_page_headers[][2] = {
+    { "Content-Type", "text/html; charset=utf-8" },
+    { "Content-Security-Policy", "default-src 'self'; img-src 'self' data:; object-src 'none'; "
+                                 "base-uri 'none'; form-action 'self'; frame-ancestors 'none'" },
+    { "X-Frame-Options", "DENY" },
     { "X-Content-Type-Options", "nosniff" },
+    { "Referrer-Policy", "same-origin" },
+    { "Vary", "Cookie" },
     { NULL, NULL },
 };
+
+static const char *const validated_json_headers[][2] = {
+    { "Content-Type", "application/json" },
+    { "X-Content-Type-Options", "nosniff" },
+    { "Vary", "Cookie, Authorization" },
+    { NULL, NULL },
+};
+
+/* EntityTag.of: two word-at-a-time hashes of the body, 32 hex digits in quotes. */
+static void content_tag(const unsigned char *bytes, size_t count, char tag[35])
+{
+    uint64_t first = 0xcbf29ce484222325ULL ^ (uint64_t)count, second = 0x9e3779b97f4a7c15ULL + (uint64_t)count;
+    size_t index = 0;
+    for (; index + 8 <= count; index += 8) {
+        uint64_t word;
+        memcpy(&word, bytes + index, 8);
+        first = (first ^ word) * 0x100000001b3ULL;
+        first ^= first >> 29;
+        second = (second + word) * 0xff51afd7ed558ccdULL;
+        second ^= second >> 32;
+    }
+    for (; index < count; index++) {
+        first = (first ^ bytes[index]) * 0x100000001b3ULL;
+        second = (second + bytes[index]) * 0xc4ceb9fe1a85ec53ULL;
+    }
+    snprintf(tag, 35, "\"%016llx%016llx\"", (unsigned long long)first, (unsigned long long)second);
+}
 
 enum route { FEED, FRAGMENT, DESCRIPTION, NO_ROUTE };
 
@@ -1442,6 +1474,28 @@ static enum MHD_Result send_body(struct MHD_Connection *connection, struct buffe
     return queued;
 }
 
+/* A body with its content's ETag, or a 304 when If-None-Match names it (an exact match of the one tag). */
+static enum MHD_Result send_validated(struct MHD_Connection *connection, struct buffer body, const char *const (*headers)[2])
+{
+    char tag[35];
+    content_tag((const unsigned char *)body.data, body.length, tag);
+    const char *asked = MHD_lookup_connection_value(connection, MHD_HEADER_KIND, "If-None-Match");
+    int unchanged = asked != NULL && strcmp(asked, tag) == 0;
+    struct MHD_Response *response = unchanged ? MHD_create_response_from_buffer(0, NULL, MHD_RESPMEM_PERSISTENT)
+                                              : MHD_create_response_from_buffer(body.length, body.data, MHD_RESPMEM_MUST_FREE);
+    if (unchanged || response == NULL)
+        free(body.data);
+    if (response == NULL)
+        return MHD_NO;
+    for (size_t i = 0; headers[i][0] != NULL; i++)
+        MHD_add_response_header(response, headers[i][0], headers[i][1]);
+    MHD_add_response_header(response, "ETag", tag);
+    MHD_add_response_header(response, "Cache-Control", "private, no-cache");
+    enum MHD_Result queued = MHD_queue_response(connection, unchanged ? MHD_HTTP_NOT_MODIFIED : MHD_HTTP_OK, response);
+    MHD_destroy_response(response);
+    return queued;
+}
+
 /* Who asks, what they see, and the answer for a route. */
 static enum MHD_Result answer_route(struct worker *worker, struct MHD_Connection *connection, const char *url,
                                     enum route route, enum section section)
@@ -1474,7 +1528,9 @@ static enum MHD_Result answer_route(struct worker *worker, struct MHD_Connection
         free(body.data);
         return MHD_queue_response(connection, MHD_HTTP_INTERNAL_SERVER_ERROR, failed);
     }
-    return send_body(connection, body, route == DESCRIPTION ? json_headers : page_headers);
+    if (route == FEED)
+        return send_body(connection, body, page_headers);
+    return send_validated(connection, body, route == DESCRIPTION ? validated_json_headers : validated_page_headers);
 }
 
 static enum MHD_Result answer(void *cls, struct MHD_Connection *connection, const char *url, const char *method,

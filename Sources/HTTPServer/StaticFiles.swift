@@ -32,7 +32,7 @@ public struct StaticFiles: Sendable {
     public func response(for request: Request) -> Response? {
         guard let kept = lookUp(request.path) else { return nil }
         let file = kept.file
-        if let candidates = request.headers["If-None-Match"], Self.matches(candidates, etag: file.etag) {
+        if let candidates = request.headers["If-None-Match"], EntityTag.matches(candidates, file.etag) {
             return Response(status: .notModified, headers: ["ETag": file.etag, "Cache-Control": cacheControl])
         }
         // A file kept in memory is answered as it was the first time: headers, bytes and libmicrohttpd's response.
@@ -108,16 +108,6 @@ public struct StaticFiles: Sendable {
             done += count
         }
         return bytes
-    }
-
-    /// Whether an `If-None-Match` value names `etag` (weak comparison) or is `*`.
-    static func matches(_ ifNoneMatch: String, etag: String) -> Bool {
-        ifNoneMatch.split(separator: ",").contains { candidate in
-            var tag = candidate.trimmingSpaces
-            if tag == "*" { return true }
-            if tag.hasPrefix("W/") { tag = tag.dropFirst(2) }
-            return tag == etag
-        }
     }
 
     private static func realPath(_ path: String) -> String? {

@@ -74,10 +74,14 @@ final class PageRoutes<Page: ComposedPage>: Sendable {
         do {
             let context = try await page.context(from: request, visitor: visitor)
             let plan = try await plan(request, context)
-            switch try delivery(for: request) {
-            case .whole: response = await wholePage(makeDocument(plan: plan, context: context, shell: shell))
-            case .inOrder: response = streamedPage(plan: plan, context: context, shell: shell, order: .pageOrder)
-            case .outOfOrder: response = streamedPage(plan: plan, context: context, shell: shell, order: .asFinished)
+            let delivery = try delivery(for: request)
+            let document = makeDocument(plan: plan, context: context, shell: shell)
+            let cards = document.page.children
+            // Every card kept: nothing to wait for, so the page goes whole, with its ETag.
+            if delivery == .whole || (!cards.isEmpty && cards.allSatisfy(\.isFromCache)) {
+                response = await wholePage(document, for: request)
+            } else {
+                response = streamedPage(TreeHandover(document), order: delivery == .outOfOrder ? .asFinished : .pageOrder)
             }
         } catch {
             // A malformed query, the visitor known: the error page keeps the page's banner, signed in.
@@ -109,17 +113,12 @@ final class PageRoutes<Page: ComposedPage>: Sendable {
         }
     }
 
-    /// The page rendered once everything is loaded.
-    private func wholePage(_ document: PageDocument) async -> Response {
+    /// The page rendered once everything is loaded, with its ETag.
+    private func wholePage(_ document: PageDocument, for request: Request) async -> Response {
         var html = HTMLWriter(capacity: 16 * 1024)
         let report = await document.renderWhole(loading: site.settings.loadOptions, timingCards: site.settings.serverTiming, into: &html)
-        return wholePage(html, document, report)
-    }
-
-    /// The rendered page, with its loads' headers.
-    private func wholePage(_ html: consuming HTMLWriter, _ document: PageDocument, _ report: LoadReport) -> Response {
         log(report)
-        return withLoadHeaders(site.html(html), document, report)
+        return validated(withLoadHeaders(site.html(html), document, report), for: request)
     }
 
     /// The page with each section's load and render time in
@@ -141,14 +140,12 @@ final class PageRoutes<Page: ComposedPage>: Sendable {
     }
 
     /// What needs no section at once, then each card as it is ready.
-    private func streamedPage(plan: CompositionPlan, context: Page.Context, shell: Shell, order: CardOrder) -> Response {
+    private func streamedPage(_ tree: TreeHandover, order: CardOrder) -> Response {
         Response(
             headers: site.htmlHeaders,
             body: .stream(
                 ResponseStream { [self] writer in
-                    // Made in the stream's task: a controller tree stays in the task that made it.
-                    let document = makeDocument(plan: plan, context: context, shell: shell)
-                    let report = await document.stream(order, loading: site.settings.loadOptions) { writer.writeWithoutWaiting($0) }
+                    let report = await tree.document.stream(order, loading: site.settings.loadOptions) { writer.writeWithoutWaiting($0) }
                     log(report)
                 }))
     }
@@ -165,7 +162,7 @@ final class PageRoutes<Page: ComposedPage>: Sendable {
         let (context, plan) = try await compose(request, for: .browser, visit: &visit)
         let (controller, section) = try fragmentTree(id, plan: plan, context: context)
         let report = await section.loadTree(site.settings.loadOptions)
-        return withLogUser(card(section, of: controller, report), visit)
+        return withLogUser(validated(card(section, of: controller, report), for: request), visit)
     }
 
     /// The section a fragment's path names.
@@ -217,7 +214,7 @@ final class PageRoutes<Page: ComposedPage>: Sendable {
     ) -> Response {
         log(report)
         let response = Response.description(of: plan, at: address(context), report: report, pretty: request.hasQueryItem("pretty"))
-        return withLogUser(response, visit)
+        return withLogUser(validated(response, for: request, varying: "Cookie, Authorization"), visit)
     }
 
     /// Who reads the answer to nobody signed in: a browser is sent to sign in, a script is told 401.

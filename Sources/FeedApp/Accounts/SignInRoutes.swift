@@ -71,6 +71,8 @@ struct SignInRoutes: Sendable {
         live?.closeSession(form.session)
         var response = Response.seeOther(SignInPage.path + "?notice=signed-out")
         response.headers.add("Set-Cookie", accounts.cookie.clearing(secure: accounts.isSecure(request)))
+        // Pages the browser kept to revalidate (`private, no-cache`) go with the session.
+        response.headers["Clear-Site-Data"] = "\"cache\""
         return response
     }
 }

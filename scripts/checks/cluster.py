@@ -49,6 +49,37 @@ def check(name, ok, detail=""):
     return ok
 
 
+def check_kept_pages_follow(replicas, cookie):
+    """Each replica keeps the feed's sections rendered (its section cache) until their versions
+    change. A dismissal through one replica: the other's next pages must show it as soon as the
+    NOTIFY arrives; the wait is bounded and reported. The change is undone after."""
+    first, other = replicas[0], replicas[1]
+    headers = {"Cookie": cookie}
+    page = lambda replica: request(replica.port, "GET", "/feed?stream=0", headers=headers)[2]
+    for _ in range(2):
+        page(other)  # warm: the second read is served as kept
+    before = page(other)
+    forms = {action: token.group(1) for action, inner in FORM.findall(before) if (token := TOKEN.search(inner))}
+    dismiss = next((a for a in forms if a.endswith("/dismiss")), None)
+    if dismiss is None:
+        check("a kept page follows a write on another replica", False, "no alert to dismiss")
+        return
+    marker = f'action="{dismiss}"'
+    status = request(first.port, "POST", dismiss, body=f"token={forms[dismiss]}",
+                     headers={**headers, "Content-Type": "application/x-www-form-urlencoded"})[0]
+    written, waited = time.monotonic(), None
+    while time.monotonic() - written < 2:
+        if marker not in page(other):
+            waited = time.monotonic() - written
+            break
+    shown = f"{waited * 1000:.0f} ms after the write" if waited is not None else "still stale after 2 s"
+    check(f"a kept page on another replica follows a write ({shown})", status == 303 and waited is not None and waited < 1, shown)
+    restore = {a: t.group(1) for a, inner in FORM.findall(page(first)) if (t := TOKEN.search(inner))}.get("/feed/alerts/restore")
+    if restore:
+        request(first.port, "POST", "/feed/alerts/restore", body=f"token={restore}",
+                headers={**headers, "Content-Type": "application/x-www-form-urlencoded"})
+
+
 def request(port, method, path, body=None, headers=None, timeout=10):
     """Status, Set-Cookie and body text of one request: the shape the checks below read."""
     answer = harness.request(port, path, method=method, body=body, headers=headers, timeout=timeout)
@@ -302,6 +333,8 @@ def main():
               all(request(r.port, "GET", "/api/feed/sections", headers={"Cookie": cookie})[0] == 200 for r in replicas))
         pages = {request(r.port, "GET", "/feed?stream=0", headers={"Cookie": cookie})[2] for r in replicas}
         check("every replica shows the user the same feed, byte for byte", len(pages) == 1, f"{len(pages)} different pages")
+
+        check_kept_pages_follow(replicas, cookie)
 
         # Time to first byte of a streamed page whose recent-activity section takes 800 ms.
         connection = http.client.HTTPConnection("127.0.0.1", proxy_port, timeout=10)

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Live sections under `make bench`: the idle memory of an open page's event
-stream, and the time from a committed change to the last of 1,000 streams
-receiving it. Starts feed-server (data in memory), signs in, opens the
+stream, the time from a committed change to the last of 1,000 streams
+receiving it, and how many times the changed card was rendered for them (the
+section cache's misses: the rest were served as kept). Starts feed-server (data in memory), signs in, opens the
 streams from four loopback addresses (the server allows 256 connections per
 address), measures resident memory before and after, then posts one
 dismissal and times its fan-out. Prints one line; writes .build/bench/live.json.
@@ -29,17 +30,25 @@ def main():
     parser.add_argument("--streams", type=int, default=1000)
     args = parser.parse_args()
     server = subprocess.Popen([args.binary, "--port", "0", "--public", args.public, "--database", "memory:", "--quiet", "--drain", "0s",
-                               "--live-streams", str(args.streams), "--live-streams-per-user", str(args.streams)],
+                               "--live-streams", str(args.streams), "--live-streams-per-user", str(args.streams), "--metrics-port", "0"],
                               stderr=subprocess.PIPE, text=True)
     try:
-        port = None
+        port = metrics_port = None
         while port is None:
             line = server.stderr.readline()
             if not line:
                 print("live-bench: the server did not start", file=sys.stderr)
                 return 1
+            if match := re.search(r"metrics on http://127\.0\.0\.1:(\d+)/", line):
+                metrics_port = int(match.group(1))
             if match := re.search(r"listening on http://127\.0\.0\.1:(\d+)/", line):
                 port = int(match.group(1))
+
+        def renders():
+            """Sections rendered rather than served as kept: the cache's misses so far."""
+            text = harness.request(metrics_port, "/metrics", timeout=10).text
+            found = re.search(r"^sectional_section_cache_misses_total (\d+)", text, re.MULTILINE)
+            return int(found.group(1)) if found else 0
         cookie = harness.sign_in(port, "alex", harness.DEMO_USERS["alex"])
         page = harness.request(port, "/feed?stream=0", cookie=cookie, timeout=10).text
         action, token = re.search(r'action="(/feed/alerts/\d+/dismiss)"[^>]*><input type="hidden" name="token" value="([0-9a-f]+)"', page).groups()
@@ -75,21 +84,23 @@ def main():
             return 1
         time.sleep(1)
         after = harness.rss_kb(server.pid)
+        rendered_before = renders()
         start = time.monotonic()
         status = harness.request(port, action, cookie=cookie, method="POST", body=f"token={token}&back=/feed", timeout=10,
                                  headers={"Content-Type": "application/x-www-form-urlencoded"}).status
         missing, arrived = read_until(b"event: section", time.monotonic() + 30)
         fan_out = (max(arrived.values()) - start) * 1000 if arrived else None
+        rendered = renders() - rendered_before
         result = {"streams": args.streams, "rss_kb_before": before, "rss_kb_with_streams": after,
                   "kb_per_idle_stream": round((after - before) / args.streams, 1),
                   "change_to_last_stream_ms": round(fan_out, 1) if fan_out else None, "streams_missed": len(missing),
-                  "write_status": status}
+                  "write_status": status, "cards_rendered_for_the_change": rendered}
         os.makedirs(".build/bench", exist_ok=True)
         with open(".build/bench/live.json", "w") as out:
             json.dump(result, out, indent=2)
         print(f"live sections: {args.streams} open streams, {result['kb_per_idle_stream']} kB each idle "
               f"(resident {before} -> {after} kB); a committed change reached the last of them in "
-              f"{result['change_to_last_stream_ms']} ms ({len(missing)} missed)")
+              f"{result['change_to_last_stream_ms']} ms ({len(missing)} missed), rendering the changed card {rendered} times")
         return 0 if not missing and status == 303 else 1
     finally:
         server.terminate()

@@ -4,7 +4,7 @@
 
 /// One access-log line as a JSON object, for log pipelines:
 /// `{"time":"2026-12-01T17:11:27.123Z","method":"GET","path":"/feed","status":200,"bytes":4096,
-/// "duration_us":812,"user":"1","timings":{"load-balances":0.12}}`. Timings are milliseconds.
+/// "duration_us":812,"request":"4f1c2a-7","user":"1","timings":{"load-balances":0.12}}`. Timings are milliseconds.
 struct AccessLogLine {
     let state: RequestState
     let microseconds: UInt64
@@ -15,6 +15,7 @@ struct AccessLogLine {
         line += #","path":"# + LogText.quoted(state.target)
         line += state.status == 0 ? #","status":null,"ended":"# + LogText.quoted(termination) : #","status":"# + String(state.status)
         line += #","bytes":"# + String(state.sentBytes) + #","duration_us":"# + String(microseconds)
+        if !state.id.isEmpty { line += #","request":"# + LogText.quoted(state.id) }
         if let user = state.user { line += #","user":"# + LogText.quoted(user) }
         if let timing = state.timing, !timing.isEmpty {
             line += #","timings":{"#

@@ -77,14 +77,23 @@ public struct Logger: Sendable {
     /// Whether a line at `level` would be written.
     public func logs(_ level: Level) -> Bool { level >= self.level }
 
+    /// The request being answered, in the task that answers it: every line
+    /// logged there names it, so the lines of one request can be found
+    /// together (and with its access-log line).
+    @TaskLocal public static var requestID: String?
+
     /// Writes `message` at `level`, if the logger takes that level.
     public func log(_ level: Level, _ message: @autoclosure () -> String) {
         guard logs(level) else { return }
         let time = LogText.now()
+        let request = Self.requestID
         switch format {
-        case .text: sink(time + " " + level.description + " " + message())
+        case .text: sink(time + " " + level.description + (request.map { " [" + $0 + "]" } ?? "") + " " + message())
         case .json:
-            sink(#"{"time":"# + LogText.quoted(time) + #","level":""# + level.description + #"","message":"# + LogText.quoted(message()) + "}")
+            let field = request.map { #","request":"# + LogText.quoted($0) } ?? ""
+            sink(
+                #"{"time":"# + LogText.quoted(time) + #","level":""# + level.description + #"""# + field + #","message":"#
+                    + LogText.quoted(message()) + "}")
         }
     }
 

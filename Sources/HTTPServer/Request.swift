@@ -13,6 +13,11 @@ public struct Request: Sendable {
     public var parameters: [String: String] = [:]
     /// The body as received, at most the server's body limit; empty when none was sent.
     public var body: [UInt8]
+    /// Names the request in the access log and in every line logged while
+    /// it is answered (`Logger.requestID`): the proxy's `X-Request-ID` when
+    /// it sent a sane one, else the server's own (`4f1c2a-1042`). Empty for
+    /// a request made in a test without a server.
+    public var id = ""
     /// The address the connection came from (`127.0.0.1`, `::1`), when known:
     /// a proxy's own address when a proxy forwards the request.
     public var clientAddress: String? {

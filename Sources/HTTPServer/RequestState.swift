@@ -24,6 +24,9 @@ final class RequestState: @unchecked Sendable {
     /// The connection's entry in the registry; `nil` only if libmicrohttpd lost it.
     let tracked: ConnectionRegistry.Tracked?
     let startedAt: UInt64
+    /// Names the request in every line logged for it (`Request.id`): the
+    /// server's own from the start, the proxy's once its head is read.
+    var id = RequestID.next()
     var phase = Phase.receivingHeaders
     var method = HTTPMethod.get
     /// The header fields, read once the head has arrived.

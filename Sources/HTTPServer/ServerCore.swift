@@ -105,7 +105,9 @@ final class ServerCore: Sendable {
         // A client that left mid-answer leaves nothing running behind it.
         state.cancelTask()
         if termination.rawValue != 0 {  // not MHD_REQUEST_TERMINATED_COMPLETED_OK
-            logger.debug("\(state.method) \(state.target): ended before its answer was complete (\(termination))")
+            Logger.$requestID.withValue(state.id) {
+                logger.debug("\(state.method) \(state.target): ended before its answer was complete (\(termination))")
+            }
         }
         guard configuration.accessLog || configuration.requestObserver != nil else { return }
         if let stream = state.stream { state.sentBytes = stream.sentBytes }
@@ -119,7 +121,9 @@ final class ServerCore: Sendable {
         case .text:
             let status = state.status == 0 ? "- (\(termination))" : String(state.status)
             let timing = state.timing.map { " [\($0.headerValue)]" } ?? ""
-            logger.info("\(state.method) \(state.target) \(status) \(state.sentBytes)B \(nanoseconds / 1000)us\(timing)")
+            Logger.$requestID.withValue(state.id) {
+                logger.info("\(state.method) \(state.target) \(status) \(state.sentBytes)B \(nanoseconds / 1000)us\(timing)")
+            }
         case .json:
             logger.write(AccessLogLine(state: state, microseconds: nanoseconds / 1000, termination: "\(termination)").json)
         }
@@ -154,7 +158,9 @@ final class ServerCore: Sendable {
     private func dispatch(_ connection: OpaquePointer, _ state: RequestState) -> MHD_Result {
         let request: Request
         do {
-            request = Self.withPeer(try Request(method: state.method, target: state.target, headers: state.headers, body: state.body), connection)
+            if let proposed = state.headers["X-Request-ID"], RequestID.isSane(proposed) { state.id = proposed }
+            request = Self.withPeer(
+                try Request(method: state.method, target: state.target, headers: state.headers, body: state.body), connection, id: state.id)
         } catch {
             return queue(error.response(), on: connection, state)
         }
@@ -173,27 +179,36 @@ final class ServerCore: Sendable {
         state.phase = .waiting
         let handle = ConnectionHandle(pointer: connection)
         state.connection = handle
+        let id = state.id
         let task = Task.immediate { [self] in
-            let response = await answer(method, path, by: work)
-            guard case .stream(let body) = response.body, method != .head else {
-                deliver(response, to: state)
-                return
-            }
-            // Send the headers now; write the body from this same task.
-            let stream = StreamContext(connection: handle, core: self)
-            stream.onRelease = { [weak state] in state?.cancelTask() }
-            // Produce only if the headers go out: stop() may have answered 503 already.
-            guard deliver(response, stream: stream, to: state) else { return }
-            await body.produce(into: ResponseBodyWriter(sink: stream))
-            stream.finish()
+            await Logger.$requestID.withValue(id) { await answerInTask(method, path, by: work, handle: handle, state: state) }
         }
         state.setTask(task)
         return parkUnlessAnswered(connection, state)
     }
 
+    /// The answer, computed and delivered in the request's own task; a streamed body is written from it too.
+    private func answerInTask(
+        _ method: HTTPMethod, _ path: String, by work: @Sendable () async throws -> Response, handle: ConnectionHandle, state: RequestState
+    ) async {
+        let response = await answer(method, path, by: work)
+        guard case .stream(let body) = response.body, method != .head else {
+            deliver(response, to: state)
+            return
+        }
+        // Send the headers now; write the body from this same task.
+        let stream = StreamContext(connection: handle, core: self)
+        stream.onRelease = { [weak state] in state?.cancelTask() }
+        // Produce only if the headers go out: stop() may have answered 503 already.
+        guard deliver(response, stream: stream, to: state) else { return }
+        await body.produce(into: ResponseBodyWriter(sink: stream))
+        stream.finish()
+    }
+
     /// The request with the connection's address, moved rather than copied (`Response` says why).
-    private static func withPeer(_ request: consuming Request, _ connection: OpaquePointer) -> Request {
+    private static func withPeer(_ request: consuming Request, _ connection: OpaquePointer, id: String) -> Request {
         request.peer = PeerAddress(of: connection)
+        request.id = id
         return consume request
     }
 

@@ -57,7 +57,7 @@ struct LiveStreamingPageTests {
         // A line is `TIME LEVEL MESSAGE`.
         let levels = log.lines.map { $0.split(separator: " ").dropFirst().first.map(String.init) ?? "" }
         #expect(!levels.contains("error"), "\(log.lines)")
-        #expect(log.lines.contains { $0.contains(" debug GET /feed: ended before its answer was complete") }, "\(log.lines)")
+        #expect(log.lines.contains { $0.contains(" debug [") && $0.contains("] GET /feed: ended before its answer was complete") }, "\(log.lines)")
     }
 
     @Test("The server stops gracefully with a stream in flight")

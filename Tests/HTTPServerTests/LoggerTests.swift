@@ -56,4 +56,39 @@ struct LoggerTests {
         #expect(Logger.Level(name)?.description == name)
         #expect(Logger.Level(name.uppercased()) == nil)
     }
+
+    @Test("Every line logged while a request is answered names it, as its access-log line does; a proxy's sane X-Request-ID is kept")
+    func requestIDs() async throws {
+        let log = LogCollector()
+        let logger = log.logger.with(level: .info, format: .json)
+        var router = Router(logger: logger)
+        router.get("/work") { request in
+            logger.warning("working on \(request.path)")
+            await Task.yield()
+            logger.info("still working, as \(request.id)")
+            return Response(contentType: "text/plain", body: "done")
+        }
+        var configuration = ServerConfiguration.forTests()
+        configuration.accessLog = true
+        try await withLiveServer(router, configuration: configuration, logger: logger) { server in
+            let client = LiveClient(port: server.port)
+            for proposed in [nil, "edge-7f3a.91_b", "has spaces", "tab\there", String(repeating: "a", count: 65)] {
+                _ = try await client.get("/work", headers: proposed.map { ["X-Request-ID": $0] } ?? [:])
+            }
+        }
+        let objects = log.lines.compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+        let access = objects.filter { $0["path"] as? String == "/work" }
+        #expect(access.count == 5)
+        var ids: [String] = []
+        for line in access {
+            let id = try #require(line["request"] as? String)
+            let own = objects.filter { $0["request"] as? String == id && $0["message"] != nil }.compactMap { $0["message"] as? String }
+            #expect(own == ["working on /work", "still working, as \(id)"], "the lines of request \(id)")
+            ids.append(id)
+        }
+        #expect(ids[1] == "edge-7f3a.91_b", "the proxy's id")
+        #expect(Set(ids).count == 5, "each request its own")
+        for id in ids where id != ids[1] { #expect(id.wholeMatch(of: /[0-9a-f]{6}-\d+/) != nil, "a made id, not the client's: \(id)") }
+        #expect(Logger.requestID == nil, "outside a request, no id")
+    }
 }

@@ -41,6 +41,9 @@ public func buildRouter(
     site.live = live
     site.sectionCache = settings.makeSectionCache()
     if let metrics, let cache = site.sectionCache { metrics.registerSectionCache(cache) }
+    if let metrics, let live {
+        metrics.registry.gauge("sectional_live_streams", "Live page streams open now.") { [([], Double(live.openStreams))] }
+    }
     site.notices = FeedWrites.notices
     let accounts = Accounts(store: data.accounts, hasher: data.hasher, settings: settings.accounts, logger: logger, now: now)
     site.signIn = accounts

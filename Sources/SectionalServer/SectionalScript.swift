@@ -251,14 +251,14 @@ enum SectionalScript {
               .catch(() => { form.submit(); });
           });
 
-          // Live sections: when a card is marked data-live, the page listens to its
-          // event stream and swaps in each card the server re-renders after a change
-          // (another tab, another device). Focus stays where it was; scroll too.
-          let liveSource = null;
-          let liveURL = "";
-          let liveRetry = 1000;
-          let liveTimer = null;
-          let liveEnded = false;
+          // Live sections: when a card is marked data-live, the page follows its event
+          // stream and swaps in each card that changed (another tab, another device).
+          // Tabs of one page share one stream: the tab holding the page's lock (Web
+          // Locks) opens it for every section any of them shows, and tells the others
+          // (BroadcastChannel) which versions changed; each tab then fetches its own
+          // changed cards, which the server keeps rendered. Focus and scroll stay put.
+          // Without those APIs each tab opens its own stream.
+          const livePath = location.pathname.replace(/\/+$/, "");
           const seenVersions = new Map();  // section id -> version the page shows
           // Changes that arrive on their own are said once, politely, by one live region of the page's.
           let announcer = null;
@@ -272,44 +272,55 @@ enum SectionalScript {
             }
             announcer.textContent = text;
           };
-          function openLive() {
-            clearTimeout(liveTimer);
-            const cards = [...stack.querySelectorAll(":scope > section[data-live]")];
-            for (const card of cards) {
+          const liveCards = () => [...stack.querySelectorAll(":scope > section[data-live]")];
+          // A card re-rendered for this page replaces the one shown; focus goes back to the same control, else its heading.
+          const swapIn = (fresh) => {
+            const old = fresh && sectionElement(fresh.dataset.section);
+            if (!old) return;
+            const focused = old.contains(document.activeElement) ? document.activeElement.closest("form") : null;
+            const hadFocus = old.contains(document.activeElement);
+            old.replaceWith(fresh);
+            if (hadFocus) {
+              const same = focused && fresh.querySelector('form[action="' + CSS.escape(focused.getAttribute("action")) + '"] button');
+              const target = same || fresh.querySelector("h2");
+              if (target === fresh.querySelector("h2")) target.tabIndex = -1;
+              target.focus({ preventScroll: true });
+            }
+            announce((fresh.querySelector("h2") || {}).textContent + " updated");
+          };
+          // `alerts=3.balances=1` -> [["alerts", 3], ["balances", 1]]
+          const versionsIn = (eventID) => (eventID || "").split(".").map((pair) => pair.split("=")).filter(([id]) => id)
+            .map(([id, version]) => [id, Number(version)]);
+          const noteShown = () => {
+            for (const card of liveCards()) {
               const version = Number(card.dataset.live || 0);
               if (!(seenVersions.get(card.dataset.section) >= version)) seenVersions.set(card.dataset.section, version);
             }
-            const url = new URL(location.pathname.replace(/\/+$/, "") + "/live" + location.search, location.href);
-            // The same composition: the stream already open serves it.
+          };
+          // What a stream opened anew must not resend: the versions shown.
+          const shownIDs = (ids) => ids.map((id) => id + "=" + (seenVersions.get(id) || 0)).join(".");
+
+          // One stream: its own (sections: null, the page's composition) or shared (the sections every tab shows).
+          let liveSource = null;
+          let liveURL = "";
+          let liveRetry = 1000;
+          let liveTimer = null;
+          let liveEnded = false;
+          const openStream = (sections, onChange) => {
+            clearTimeout(liveTimer);
+            const url = new URL(livePath + "/live" + location.search, location.href);
+            if (sections) url.searchParams.set("sections", sections.join(","));
+            for (const name of ["add", "remove"]) if (sections) url.searchParams.delete(name);
+            // The same sections: the stream already open serves them.
             if (liveSource && liveURL === url.pathname + url.search) return;
             if (liveSource) { liveSource.close(); liveSource = null; }
-            if (!window.EventSource || liveEnded || cards.length === 0) return;
+            if (!window.EventSource || liveEnded || (sections ? sections.length === 0 : liveCards().length === 0)) return;
             liveURL = url.pathname + url.search;
-            // A stream opened anew (not the browser's own retry) says what the page already shows.
-            url.searchParams.set("lastEventId", cards.map((card) => card.dataset.section + "=" + (seenVersions.get(card.dataset.section) || 0)).join("."));
+            url.searchParams.set("lastEventId", shownIDs(sections || liveCards().map((card) => card.dataset.section)));
             const source = new EventSource(url.pathname + url.search);
             liveSource = source;
             source.addEventListener("open", () => { liveRetry = 1000; });
-            source.addEventListener("section", (event) => {
-              const fresh = fragmentElement(event.data);
-              const old = fresh && sectionElement(fresh.dataset.section);
-              if (!old) return;
-              for (const pair of (event.lastEventId || "").split(".")) {
-                const [id, version] = pair.split("=");
-                if (id) seenVersions.set(id, Number(version));
-              }
-              // Focus goes back to the same control (the same form's button), else to the card's heading.
-              const focused = old.contains(document.activeElement) ? document.activeElement.closest("form") : null;
-              const hadFocus = old.contains(document.activeElement);
-              old.replaceWith(fresh);
-              if (hadFocus) {
-                const same = focused && fresh.querySelector('form[action="' + CSS.escape(focused.getAttribute("action")) + '"] button');
-                const target = same || fresh.querySelector("h2");
-                if (target === fresh.querySelector("h2")) target.tabIndex = -1;
-                target.focus({ preventScroll: true });
-              }
-              announce((fresh.querySelector("h2") || {}).textContent + " updated");
-            });
+            source.addEventListener("section", (event) => onChange(event));
             // Replaced by a newer page of this user's, or signed out: not reopened.
             source.addEventListener("end", () => { source.close(); liveSource = null; liveEnded = true; });
             source.addEventListener("error", () => {
@@ -318,9 +329,69 @@ enum SectionalScript {
               if (source.readyState !== EventSource.CLOSED || liveSource !== source) return;
               liveSource = null;
               liveURL = "";
-              liveTimer = setTimeout(openLive, liveRetry);
+              liveTimer = setTimeout(() => openStream(sections, onChange), liveRetry);
               liveRetry = Math.min(liveRetry * 2, 30000);
             });
+          };
+
+          // A tab's own stream: each event is this page's card, swapped in as it comes.
+          const ownStream = () => openStream(null, (event) => {
+            for (const [id, version] of versionsIn(event.lastEventId)) seenVersions.set(id, version);
+            swapIn(fragmentElement(event.data));
+          });
+
+          // Shared: the versions that changed; each tab fetches its own cards that are behind them.
+          const fetchChanged = (versions) => {
+            for (const [id, version] of versions) {
+              if (!(version > (seenVersions.get(id) || 0)) || !sectionElement(id)) continue;
+              seenVersions.set(id, version);
+              fetchText(livePath + "/sections/" + encodeURIComponent(id) + location.search)
+                .then((html) => swapIn(fragmentElement(html)))
+                .catch(() => {});
+            }
+          };
+          const shared = window.BroadcastChannel && navigator.locks ? new BroadcastChannel("sectional-live:" + livePath) : null;
+          const tabID = Math.random().toString(36).slice(2);
+          const tabsSections = new Map();  // the leader's view: tab -> live sections it shows
+          let leading = false;
+          const lead = () => {
+            const union = [...new Set([...tabsSections.values()].flat())];
+            openStream(union, (event) => {
+              const versions = versionsIn(event.lastEventId);
+              shared.postMessage({ changed: versions });
+              fetchChanged(versions);
+            });
+          };
+          const sayWhatIShow = () => {
+            const sections = liveCards().map((card) => card.dataset.section);
+            tabsSections.set(tabID, sections);
+            shared.postMessage({ tab: tabID, sections, versions: [...seenVersions] });
+            if (leading) lead();
+          };
+          if (shared) {
+            shared.addEventListener("message", ({ data }) => {
+              if (data.changed) fetchChanged(data.changed);
+              if (data.tab && data.sections) {
+                tabsSections.set(data.tab, data.sections);
+                // What another tab shows counts as seen only up to what it has: the least of them.
+                for (const [id, version] of data.versions) if (!seenVersions.has(id) || version < seenVersions.get(id)) seenVersions.set(id, version);
+                if (leading) lead();
+              }
+              if (data.gone) { tabsSections.delete(data.gone); if (leading) lead(); }
+              // A new leader asks every tab what it shows.
+              if (data.roll && data.tab !== tabID) sayWhatIShow();
+            });
+            addEventListener("pagehide", () => shared.postMessage({ gone: tabID }));
+            // Held until the tab goes; then the next tab waiting gets it and opens the stream.
+            navigator.locks.request("sectional-live:" + livePath, () => new Promise(() => {
+              leading = true;
+              shared.postMessage({ roll: true, tab: tabID });
+              sayWhatIShow();
+            }));
+          }
+          function openLive() {
+            noteShown();
+            if (shared) sayWhatIShow(); else ownStream();
           }
           openLive();
         })();

@@ -37,6 +37,7 @@ FAMILIES = {
     "sectional_section_cache_misses": "counter",
     "sectional_section_cache_evictions": "counter",
     "sectional_section_cache_bytes": "gauge",
+    "sectional_live_streams": "gauge",
     "process_resident_memory_bytes": "gauge",
     "process_cpu_seconds": "counter",
     "process_open_fds": "gauge",

@@ -44,7 +44,8 @@ public final class Server: Sendable {
         // Every connection a daemon may hold is a descriptor; so are the files it sends and the database's.
         let descriptors = DescriptorLimit.raise(toAtLeast: configuration.connectionLimit + workers * (sheddingHeadroom + 1) + 256)
         if descriptors < configuration.connectionLimit + 64 {
-            logger.warning("only \(descriptors) open files are allowed (ulimit -n): fewer than the \(configuration.connectionLimit) connections allowed")
+            logger.warning(
+                "only \(descriptors) open files are allowed (ulimit -n): fewer than the \(configuration.connectionLimit) connections allowed")
         }
         let sockets = try ListeningSocket.open(host: configuration.host, port: configuration.port, count: workers)
         let core = ServerCore(responder: responder, logger: logger, configuration: configuration)

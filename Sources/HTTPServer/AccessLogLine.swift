@@ -15,7 +15,7 @@ struct AccessLogLine {
         line += #","path":"# + LogText.quoted(state.target)
         line += state.status == 0 ? #","status":null,"ended":"# + LogText.quoted(termination) : #","status":"# + String(state.status)
         line += #","bytes":"# + String(state.sentBytes) + #","duration_us":"# + String(microseconds)
-        if !state.id.isEmpty { line += #","request":"# + LogText.quoted(state.id) }
+        line += #","request":"# + LogText.quoted(state.id.description)
         if let user = state.user { line += #","user":"# + LogText.quoted(user) }
         if let timing = state.timing, !timing.isEmpty {
             line += #","timings":{"#

@@ -80,13 +80,13 @@ public struct Logger: Sendable {
     /// The request being answered, in the task that answers it: every line
     /// logged there names it, so the lines of one request can be found
     /// together (and with its access-log line).
-    @TaskLocal public static var requestID: String?
+    @TaskLocal public static var requestID: RequestID?
 
     /// Writes `message` at `level`, if the logger takes that level.
     public func log(_ level: Level, _ message: @autoclosure () -> String) {
         guard logs(level) else { return }
         let time = LogText.now()
-        let request = Self.requestID
+        let request = Self.requestID?.description
         switch format {
         case .text: sink(time + " " + level.description + (request.map { " [" + $0 + "]" } ?? "") + " " + message())
         case .json:

@@ -17,7 +17,9 @@ public struct Request: Sendable {
     /// it is answered (`Logger.requestID`): the proxy's `X-Request-ID` when
     /// it sent a sane one, else the server's own (`4f1c2a-1042`). Empty for
     /// a request made in a test without a server.
-    public var id = ""
+    public var id: String { name?.description ?? "" }
+    /// The name the server gave it; `nil` without a server.
+    var name: RequestID?
     /// The address the connection came from (`127.0.0.1`, `::1`), when known:
     /// a proxy's own address when a proxy forwards the request.
     public var clientAddress: String? {

@@ -1,9 +1,14 @@
 import Synchronization
 
-/// Names each request in the log: a proxy's `X-Request-ID`, so that its
-/// lines and the server's match, when it is a sane one; else this process's
-/// prefix and a count (`4f1c2a-1042`), unique across replicas in practice.
-enum RequestID {
+/// A request's name in the log: a proxy's `X-Request-ID`, so that its lines
+/// and the server's match, when it is a sane one; else this process's prefix
+/// and a count (`4f1c2a-1042`), unique across replicas in practice. Made as
+/// text only when a line is written (most requests log nothing but their
+/// access line, and none when the access log is off).
+public struct RequestID: Sendable, CustomStringConvertible {
+    private let number: UInt64
+    private let proposed: String?
+
     private static let count = Atomic<UInt64>(0)
     /// Six hex digits chosen once a process.
     private static let prefix: String = {
@@ -11,15 +16,19 @@ enum RequestID {
         return String(repeating: "0", count: 6 - digits.count) + digits
     }()
 
-    /// A new id: the prefix and the next count.
-    static func next() -> String { prefix + "-" + String(count.add(1, ordering: .relaxed).newValue) }
+    /// The next of this process's own.
+    static func next() -> RequestID { RequestID(number: count.add(1, ordering: .relaxed).newValue, proposed: nil) }
 
-    /// Whether a proxy's id may name a request: 1-64 letters, digits, `-`,
-    /// `_` or `.`, nothing a log line could be forged with.
-    static func isSane(_ proposed: String) -> Bool {
-        (1...64).contains(proposed.utf8.count)
-            && proposed.utf8.allSatisfy { $0.isASCIIAlphanumeric || $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: "_") || $0 == UInt8(ascii: ".") }
+    /// The proxy's, when it may name a request: 1-64 letters, digits, `-`,
+    /// `_` or `.`, nothing a log line could be forged with; else `nil`.
+    static func proposed(_ text: String) -> RequestID? {
+        guard (1...64).contains(text.utf8.count),
+            text.utf8.allSatisfy({ $0.isASCIIAlphanumeric || $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: "_") || $0 == UInt8(ascii: ".") })
+        else { return nil }
+        return RequestID(number: 0, proposed: text)
     }
+
+    public var description: String { proposed ?? Self.prefix + "-" + String(number) }
 }
 
 extension UInt8 {

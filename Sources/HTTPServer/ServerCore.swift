@@ -158,7 +158,7 @@ final class ServerCore: Sendable {
     private func dispatch(_ connection: OpaquePointer, _ state: RequestState) -> MHD_Result {
         let request: Request
         do {
-            if let proposed = state.headers["X-Request-ID"], RequestID.isSane(proposed) { state.id = proposed }
+            if let proposed = state.headers["X-Request-ID"].flatMap(RequestID.proposed) { state.id = proposed }
             request = Self.withPeer(
                 try Request(method: state.method, target: state.target, headers: state.headers, body: state.body), connection, id: state.id)
         } catch {
@@ -206,9 +206,9 @@ final class ServerCore: Sendable {
     }
 
     /// The request with the connection's address, moved rather than copied (`Response` says why).
-    private static func withPeer(_ request: consuming Request, _ connection: OpaquePointer, id: String) -> Request {
+    private static func withPeer(_ request: consuming Request, _ connection: OpaquePointer, id: RequestID) -> Request {
         request.peer = PeerAddress(of: connection)
-        request.id = id
+        request.name = id
         return consume request
     }
 

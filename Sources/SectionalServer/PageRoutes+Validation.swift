@@ -12,7 +12,7 @@ extension PageRoutes {
     /// names the fields that say so.
     func validated(_ response: consuming Response, for request: Request, varying: String = "Cookie") -> Response {
         guard response.status == .ok else { return consume response }  // `Response` says why
-        response.headers["Vary"] = varying
+        response.headers.add("Vary", varying)  // the site's headers name none
         return response.validated(for: request, cacheControl: Self.revalidatedCacheControl)
     }
 }

@@ -553,11 +553,28 @@ def sqlite_phase(settings: Settings, binary: Path) -> tuple[dict, str]:
         if f["errors"] + k["errors"]:
             say(f"warning: {route} had errors (feed-server {f['errors']}, C {k['errors']})")
     rss = {"feed_server": harness.rss_kb(feed.pid), "c": harness.rss_kb(c.pid)}
-    feed.stop()
     warm = warm_cache_runs(settings, binary, c, cookie, answers["/feed"][1])
+    cold = cold_cache_runs(settings, binary, feed, cookie, answers["/feed"][0])
+    feed.stop()
     c.stop()
     return {"file": str(SQLITE_FILE), "threads": settings.threads, "byte_identical": SQLITE_CHECKED,
-            "rss_kb_at_end": rss, "routes": routes, "warm_cache": warm}, cookie
+            "rss_kb_at_end": rss, "routes": routes, "warm_cache": warm, "cold_cache": cold}, cookie
+
+
+def cold_cache_runs(settings: Settings, binary: Path, uncached: Server, cookie: str, answer: harness.Answer) -> dict:
+    """/feed with the section cache on but never hitting (100 bytes hold no card: every section
+    loads, its key is made and looked up, its card offered and refused), against the cache off:
+    what a first, cold render pays for the cache."""
+    cold = harness.start_server("feed-server (SQLite, cache never hit)", feed_server_command(
+        binary, settings, "--database", f"sqlite:{SQLITE_FILE}", "--section-cache", "100B"),
+        OUT / "logs/feed-server-sqlite-cold.log")
+    harness.wrk(cold.port, settings.warmup, "mixed.lua", "/", ["/feed"], cookie=cookie, connections=settings.connections)
+    runs = abba(settings, Contender("cold", cold, cookie, answer.size()), Contender("off", uncached, cookie, answer.size()), "/feed")
+    f, k = summary(runs["cold"]), summary(runs["off"])
+    cold.stop()
+    say(f"  /feed, cache on but cold: {f['cpu_us_per_request']} µs CPU, off: {k['cpu_us_per_request']} µs")
+    return {"cold": f, "off": k, "cpu_ratio": ratio(f["cpu_us_per_request"], k["cpu_us_per_request"]),
+            "cpu_ratio_pairs": pair_spread(f, k, "cpu_us_per_request")}
 
 
 def warm_cache_runs(settings: Settings, binary: Path, c: Server, cookie: str, c_answer: harness.Answer) -> dict:
@@ -962,6 +979,11 @@ def budgets(routes: dict, memory: dict, reference: dict, shared_socket: dict, sq
             "/feed on SQLite with its sections kept (the section cache, warm): throughput vs the C server, which queries and renders "
             f"every time ({sqlite['warm_cache']['feed_server']['cpu_us_per_request']:.1f} µs CPU against "
             f"{sqlite['warm_cache']['c']['cpu_us_per_request']:.1f})", sqlite["warm_cache"]["ratio_pairs"]),
+        "sqlite_cold_feed_cpu_within_1.05x_of_no_cache": budget(
+            sqlite["cold_cache"]["cpu_ratio"], 1.05, True, "x no cache",
+            "/feed on SQLite with the section cache on but cold (every section loaded): server CPU per request vs the cache off "
+            f"({sqlite['cold_cache']['cold']['cpu_us_per_request']:.1f} µs against {sqlite['cold_cache']['off']['cpu_us_per_request']:.1f})",
+            sqlite["cold_cache"]["cpu_ratio_pairs"]),
         "sqlite_feed_switches_at_most_1": budget(feed["feed_server"]["switches_per_request"], SQLITE_SWITCHES, True,
                                                  "switches/request", "/feed on SQLite: feed-server's context switches per request"),
         "sqlite_fragment_cpu_within_1.3x_of_c": budget(card["cpu_ratio"], SQLITE_CPU_RATIO, True, "x C",

@@ -140,7 +140,9 @@ open class SectionController {
         } else if let cacheEntry {
             let start = html.count
             render(into: &html)
-            cacheEntry.cache.store(html.bytes(in: start..<html.count), for: cacheEntry.key)
+            if cacheEntry.cache.couldKeep(html.count - start, under: cacheEntry.key) {
+                cacheEntry.cache.store(html.bytes(in: start..<html.count), for: cacheEntry.key)
+            }
         } else {
             render(into: &html)
         }

@@ -51,7 +51,12 @@ public final class SectionCache: Sendable {
     public var statistics: Statistics { state.withLock { $0.statistics } }
 
     /// What an entry costs: its key, its content and the bookkeeping around them.
-    static func size(of key: String, _ content: [UInt8]) -> Int { key.utf8.count + content.count + 96 }
+    static func size(of key: String, _ content: [UInt8]) -> Int { size(of: key, contentBytes: content.count) }
+
+    static func size(of key: String, contentBytes: Int) -> Int { key.utf8.count + contentBytes + 96 }
+
+    /// Whether content of `count` bytes under `key` could be kept at all: if not, it is not copied out to be offered.
+    func couldKeep(_ count: Int, under key: String) -> Bool { Self.size(of: key, contentBytes: count) <= capacity }
 }
 
 /// Entries in order of use, in a list from the newest to the oldest; the

@@ -100,7 +100,12 @@ open class SectionController {
     /// One `cacheKey` from a list of parts, each kept apart by its length.
     public static func cacheKey(_ parts: [String]) -> String {
         var key = ""
-        for part in parts { key += String(part.utf8.count) + ":" + part }
+        key.reserveCapacity(parts.reduce(parts.count * 4) { $0 + $1.utf8.count })
+        for part in parts {
+            key += String(part.utf8.count)
+            key += ":"
+            key += part
+        }
         return key
     }
 

@@ -89,13 +89,27 @@ open class StackPageController: SectionController {
     public func useCache(_ cache: SectionCache) {
         for child in children {
             guard let key = child.cacheKey else { continue }
-            var entry = child.id.rawValue + "\u{1F}" + key
             let keys = child.liveKeys
-            if !keys.isEmpty {
-                // Live data with no versions to tell when it changed: never kept.
-                guard let liveVersions else { continue }
+            // Live data with no versions to tell when it changed: never kept.
+            if !keys.isEmpty && liveVersions == nil { continue }
+            // One string, grown in place: a page looks up each of its cards, kept or not.
+            var entry = ""
+            entry.reserveCapacity(child.id.rawValue.utf8.count + key.utf8.count + 48)
+            entry += child.id.rawValue
+            entry += "\u{1F}"
+            entry += key
+            if let liveVersions, !keys.isEmpty {
+                if keys.count == 1, let only = keys.first {
+                    entry += "\u{1F}"
+                    entry += only.description
+                } else {
+                    for name in keys.map(\.description).sorted() {
+                        entry += "\u{1F}"
+                        entry += name
+                    }
+                }
                 // Versions only grow, so a key's sum grows with any change of the data it covers.
-                entry += "\u{1F}" + keys.map(\.description).sorted().joined(separator: ",") + "\u{1F}"
+                entry += "\u{1F}"
                 entry += String(child.liveVersion ?? liveVersions.version(of: keys))
             }
             child.useCache(cache, key: entry)

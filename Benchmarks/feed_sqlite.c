@@ -882,10 +882,16 @@ static int render_alerts(const struct section_context *context, struct buffer *p
     /* The forms return to the page they were on. */
     char back[URL_ROOM];
     page_url(back, sizeof back, context->shown, context->base, NULL);
+    /* data-live-summary: what a screen reader says after a live change ("Alerts updated: 2 alerts"). */
     if (count == 0) {
-        PUT(page, "<p class=\"quiet\">No alerts. All is well.</p>");
+        PUT(page, "<p class=\"quiet\" data-live-summary=\"No alerts\">No alerts. All is well.</p>");
     } else {
-        PUT(page, "<ul class=\"alerts\">");
+        PUT(page, "<ul class=\"alerts\" data-live-summary=\"");
+        put_integer(page, (long long)count);
+        if (count == 1)
+            PUT(page, " alert\">");
+        else
+            PUT(page, " alerts\">");
         for (size_t i = 0; i < count; i++) {
             const struct alert_row *alert = &worker->alerts[i];
             const char *title = worker->scratch.data + alert->title;

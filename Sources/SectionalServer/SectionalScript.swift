@@ -260,33 +260,44 @@ enum SectionalScript {
           // Without those APIs each tab opens its own stream.
           const livePath = location.pathname.replace(/\/+$/, "");
           const seenVersions = new Map();  // section id -> version the page shows
-          // Changes that arrive on their own are said once, politely, by one live region of the page's.
-          let announcer = null;
-          const announce = (text) => {
+          // Changes that arrive on their own are said once, by one live region of the page's for each
+          // politeness a card declares (data-announce: polite by default, assertive, or off).
+          const announcers = {};
+          const announce = (text, politeness) => {
+            if (politeness === "off") return;
+            let announcer = announcers[politeness];
             if (!announcer) {
-              announcer = document.createElement("p");
+              announcer = announcers[politeness] = document.createElement("p");
               announcer.className = "visually-hidden";
-              announcer.setAttribute("role", "status");
-              announcer.dataset.sectionalAnnouncer = "";
+              announcer.setAttribute("role", politeness === "assertive" ? "alert" : "status");
+              announcer.dataset.sectionalAnnouncer = politeness;
               document.body.append(announcer);
             }
             announcer.textContent = text;
           };
           const liveCards = () => [...stack.querySelectorAll(":scope > section[data-live]")];
-          // A card re-rendered for this page replaces the one shown; focus goes back to the same control, else its heading.
+          // A card re-rendered for this page replaces the one shown. Focus goes back to the same control
+          // (a field keeps what was typed in it and its caret), else to the card's heading.
           const swapIn = (fresh) => {
             const old = fresh && sectionElement(fresh.dataset.section);
             if (!old) return;
-            const focused = old.contains(document.activeElement) ? document.activeElement.closest("form") : null;
-            const hadFocus = old.contains(document.activeElement);
+            const active = old.contains(document.activeElement) ? document.activeElement : null;
+            const form = active && active.closest("form");
+            const field = active && active.name && (active.tagName === "INPUT" || active.tagName === "TEXTAREA") ? active : null;
             old.replaceWith(fresh);
-            if (hadFocus) {
-              const same = focused && fresh.querySelector('form[action="' + CSS.escape(focused.getAttribute("action")) + '"] button');
-              const target = same || fresh.querySelector("h2");
-              if (target === fresh.querySelector("h2")) target.tabIndex = -1;
+            if (active) {
+              const inForm = form && fresh.querySelector('form[action="' + CSS.escape(form.getAttribute("action")) + '"]');
+              let target = inForm && (field ? inForm.querySelector('[name="' + CSS.escape(field.name) + '"]') : inForm.querySelector("button"));
+              if (target && field) {
+                target.value = field.value;
+                if (field.selectionStart !== null) target.setSelectionRange(field.selectionStart, field.selectionEnd, field.selectionDirection);
+              }
+              if (!target) { target = fresh.querySelector("h2"); target.tabIndex = -1; }
               target.focus({ preventScroll: true });
             }
-            announce((fresh.querySelector("h2") || {}).textContent + " updated");
+            const summary = fresh.querySelector("[data-live-summary]");
+            announce((fresh.querySelector("h2") || {}).textContent + " updated" + (summary ? ": " + summary.dataset.liveSummary : ""),
+                     fresh.dataset.announce || "polite");
           };
           // `alerts=3.balances=1` -> [["alerts", 3], ["balances", 1]]
           const versionsIn = (eventID) => (eventID || "").split(".").map((pair) => pair.split("=")).filter(([id]) => id)

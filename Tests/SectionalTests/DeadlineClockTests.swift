@@ -64,10 +64,11 @@ struct DeadlineClockTests {
     func cancelledAreDropped() async throws {
         let timer = DeadlineTimer()
         let clock = DeadlineClock(timer: timer)
-        // A second ahead: all hundred are held before the first instant passes, even on a busy machine
-        // (at 50 ms, one that fired before the last was held kept the count from ever reaching 100).
+        // Three seconds ahead: all hundred are held before the first instant passes, even on a busy machine
+        // (at 50 ms, and once at a second with the whole suite running, one that fired before the last was
+        // held kept the count from ever reaching 100).
         let sleeps = (0..<100).map { index in
-            Task { try await clock.sleep(for: .milliseconds(1_000 + index)) }
+            Task { try await clock.sleep(for: .milliseconds(3_000 + index)) }
         }
         try await waitUntil { timer.heldCount == 100 }
         for sleep in sleeps { sleep.cancel() }
@@ -75,7 +76,7 @@ struct DeadlineClockTests {
             await #expect(throws: CancellationError.self) { try await sleep.value }
         }
         // Past all their instants: the timer has woken and dropped every cancelled one.
-        try await clock.sleep(for: .milliseconds(1_200))
+        try await clock.sleep(for: .milliseconds(3_200))
         try await waitUntil { timer.heldCount == 0 }
     }
 

@@ -146,7 +146,7 @@ def feed_forms(port):
     which would read as every alert dismissed)."""
     for _ in range(3):
         status, page = get(port, "/feed")
-        if status == 200 and ('<ul class="alerts">' in page or "No alerts. All is well." in page):
+        if status == 200 and ('<ul class="alerts"' in page or "No alerts. All is well." in page):
             return {action: token.group(1) for action, inner in FORM.findall(page) if (token := TOKEN.search(inner))}
     raise Failure(f"/feed did not render the alerts section (last answer {status})")
 

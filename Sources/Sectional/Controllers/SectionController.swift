@@ -82,6 +82,11 @@ open class SectionController {
     /// re-rendered. None by default: the section is never live.
     open var liveKeys: Set<LiveKey> { [] }
 
+    /// How a change swapped into an open page is told to screen readers:
+    /// politely by default; `assertive` for what needs attention now; `off`
+    /// for what changes too often to be read out (a ticker).
+    open var liveAnnouncement: LiveAnnouncement { .polite }
+
     /// What the section's output depends on besides the data of its
     /// `liveKeys`: the user, a query value it reads, a form token's subject,
     /// written into one string. With a key, and a `SectionCache` on the

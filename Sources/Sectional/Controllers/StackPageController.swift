@@ -199,6 +199,9 @@ open class StackPageController: SectionController {
         } else if !child.liveKeys.isEmpty {
             html.writeRaw(#" data-live="""#)
         }
+        if child.liveAnnouncement != .polite && !child.liveKeys.isEmpty {
+            html.writeAttribute(" data-announce=\"", child.liveAnnouncement.rawValue)
+        }
         if case .failed(let error) = child.loadState {
             html.writeAttribute(" data-load=\"", error is SectionTimedOut ? "timed-out" : "failed")
         }

@@ -19,3 +19,16 @@ public struct LiveKey: Hashable, Sendable, ExpressibleByStringLiteral, CustomStr
 
     public init(stringLiteral value: String) { description = value }
 }
+
+/// How a live card's change is announced to screen readers
+/// (`SectionController.liveAnnouncement`). The card's content may carry a
+/// short summary of what it now shows, said after its title
+/// (`data-live-summary="2 alerts"` on any element of it).
+public enum LiveAnnouncement: String, Sendable {
+    /// Said when the reader is idle: "Alerts updated: 2 alerts".
+    case polite
+    /// Said at once, interrupting.
+    case assertive
+    /// Not said.
+    case off
+}

@@ -44,10 +44,23 @@ final class AlertsSection: SectionController, CatalogSection {
 
     // Written in place, not built as a tree: every alert is a list item with a form.
     override func render(into html: inout HTMLWriter) {
+        // What a screen reader says after a live change: "Alerts updated: 2 alerts".
         if alerts.isEmpty {
-            html.element(Tag.p.self, class: "quiet") { $0.text("No alerts. All is well.") }
+            html.element(
+                Tag.p.self,
+                attributes: { attributes in
+                    attributes.attribute("class", "quiet")
+                    attributes.attribute("data-live-summary", "No alerts")
+                }
+            ) { $0.text("No alerts. All is well.") }
         } else {
-            html.element(Tag.ul.self, class: "alerts") { html in
+            html.element(
+                Tag.ul.self,
+                attributes: { attributes in
+                    attributes.attribute("class", "alerts")
+                    attributes.attribute("data-live-summary", alerts.count == 1 ? "1 alert" : "\(alerts.count) alerts")
+                }
+            ) { html in
                 html.forEach(alerts) { html, alert in
                     html.element(Tag.li.self, class: alert.severity.cssClass) { html in
                         html.element(Tag.span.self, class: "badge", text: alert.severity.label)

@@ -15,8 +15,8 @@ public struct AppSettings: Sendable, Equatable {
     /// Development or production: in development a failed section's card and
     /// a 500's page say what went wrong.
     public var environment: AppEnvironment
-    /// The most the section cache may hold, in bytes; 0 turns it off. Off
-    /// too while faults are simulated: a kept section would never show them.
+    /// The most the section cache may hold, in bytes; 0 turns it off. A
+    /// section with a simulated fault is never kept: it must show the fault.
     public var sectionCacheBytes: Int
 
     /// The section cache's size unless told otherwise: a rendered card is a
@@ -38,14 +38,17 @@ public struct AppSettings: Sendable, Equatable {
 
     /// The section cache these settings ask for; `nil` when it is off.
     func makeSectionCache() -> SectionCache? {
-        sectionCacheBytes > 0 && simulatedFaults.isEmpty ? SectionCache(capacity: sectionCacheBytes) : nil
+        sectionCacheBytes > 0 ? SectionCache(capacity: sectionCacheBytes) : nil
     }
 
-    /// The framework's settings, with the simulated faults applied to the loads of the sections they name.
+    /// The framework's settings, with the simulated faults applied to the loads of the sections they name,
+    /// which are never served as kept.
     func pageSettings(clock: any Clock<Duration>) -> PageSettings {
-        PageSettings(
+        var settings = PageSettings(
             sectionTimeout: sectionTimeout, streaming: streaming, intercept: interceptor, clock: clock,
             diagnosesFailures: environment == .development)
+        settings.uncachedSections = Set(simulatedFaults.keys.map { SectionID($0) })
+        return settings
     }
 
     private var interceptor: LoadInterceptor? {

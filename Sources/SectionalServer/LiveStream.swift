@@ -141,7 +141,8 @@ struct LiveStream<Page: ComposedPage>: Sendable {
             let controller = routes.makePage(plan: plan, context: context)
             for id in ids {
                 guard let section = controller.children.first(where: { $0.id == id }) else { continue }
-                let version = version(of: section.liveKeys)
+                // The version read as the tree was made: a card served as kept was kept at it, not at a newer one.
+                let version = section.liveVersion ?? version(of: section.liveKeys)
                 await section.loadTree(routes.site.settings.loadOptions)
                 var html = HTMLWriter()
                 controller.renderCard(section, into: &html)

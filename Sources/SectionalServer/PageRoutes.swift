@@ -265,7 +265,7 @@ final class PageRoutes<Page: ComposedPage>: Sendable {
         controller.address = address
         controller.heading = page.heading
         if let hub = site.live { controller.recordLiveVersions(from: hub) }
-        if let cache = site.sectionCache { controller.useCache(cache) }
+        if let cache = site.sectionCache { controller.useCache(cache, except: site.settings.uncachedSections) }
         return controller
     }
 

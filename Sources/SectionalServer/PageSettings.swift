@@ -22,6 +22,10 @@ public struct PageSettings: Sendable {
     /// its type, its load's time and the error. Never in production: the
     /// error may say what a visitor should not read.
     public var diagnosesFailures: Bool
+    /// Sections never served from the site's section cache, whatever they
+    /// declare: e.g. those whose loads `intercept` changes (a simulated
+    /// fault must show on every load).
+    public var uncachedSections: Set<SectionID> = []
 
     /// By default: a 1 s deadline, streamed pages, no wrapper, the real clock, `Server-Timing`, no diagnosis.
     public init(

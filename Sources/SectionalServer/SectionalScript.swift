@@ -280,7 +280,9 @@ enum SectionalScript {
           // (a field keeps what was typed in it and its caret), else to the card's heading.
           const swapIn = (fresh) => {
             const old = fresh && sectionElement(fresh.dataset.section);
-            if (!old) return;
+            if (!old) return false;
+            // A fetch that was overtaken by a later one brings an older card: the newer stays.
+            if (Number(fresh.dataset.live || 0) < Number(old.dataset.live || 0)) return false;
             const active = old.contains(document.activeElement) ? document.activeElement : null;
             const form = active && active.closest("form");
             const field = active && active.name && (active.tagName === "INPUT" || active.tagName === "TEXTAREA") ? active : null;
@@ -298,6 +300,7 @@ enum SectionalScript {
             const summary = fresh.querySelector("[data-live-summary]");
             announce((fresh.querySelector("h2") || {}).textContent + " updated" + (summary ? ": " + summary.dataset.liveSummary : ""),
                      fresh.dataset.announce || "polite");
+            return true;
           };
           // `alerts=3.balances=1` -> [["alerts", 3], ["balances", 1]]
           const versionsIn = (eventID) => (eventID || "").split(".").map((pair) => pair.split("=")).filter(([id]) => id)
@@ -333,7 +336,13 @@ enum SectionalScript {
             source.addEventListener("open", () => { liveRetry = 1000; });
             source.addEventListener("section", (event) => onChange(event));
             // Replaced by a newer page of this user's, or signed out: not reopened.
-            source.addEventListener("end", () => { source.close(); liveSource = null; liveEnded = true; });
+            source.addEventListener("end", () => {
+              source.close();
+              liveSource = null;
+              liveEnded = true;
+              // A shared stream's end (signed out, replaced) is this tab's: the lock goes to another.
+              if (releaseLock) { leading = false; releaseLock(); releaseLock = null; }
+            });
             source.addEventListener("error", () => {
               // The browser retries a dropped stream itself, but never one that ended
               // with a non-200 (a proxy's 502, a 503): reopen that one, backing off.
@@ -352,26 +361,45 @@ enum SectionalScript {
           });
 
           // Shared: the versions that changed; each tab fetches its own cards that are behind them.
-          const fetchChanged = (versions) => {
+          const fetching = new Map();  // section id -> version being fetched
+          const fetchChanged = (versions, retry = 1000) => {
             for (const [id, version] of versions) {
-              if (!(version > (seenVersions.get(id) || 0)) || !sectionElement(id)) continue;
-              seenVersions.set(id, version);
+              if (!(version > (seenVersions.get(id) || 0)) || !(version > (fetching.get(id) || 0)) || !sectionElement(id)) continue;
+              fetching.set(id, version);
               fetchText(livePath + "/sections/" + encodeURIComponent(id) + location.search)
-                .then((html) => swapIn(fragmentElement(html)))
-                .catch(() => {});
+                .then((html) => {
+                  // Counted as shown only once it is: a failed fetch leaves the change to fetch again.
+                  if (swapIn(fragmentElement(html)) || Number(sectionElement(id)?.dataset.live || 0) >= version) {
+                    seenVersions.set(id, Math.max(version, seenVersions.get(id) || 0));
+                  }
+                })
+                .catch(() => { setTimeout(() => fetchChanged([[id, version]], Math.min(retry * 2, 30000)), retry); })
+                .finally(() => { if (fetching.get(id) === version) fetching.delete(id); });
             }
           };
-          const shared = window.BroadcastChannel && navigator.locks ? new BroadcastChannel("sectional-live:" + livePath) : null;
+          // Tabs share by page and context (a date, say), not by composition: their sections are joined.
+          const context = new URLSearchParams(location.search);
+          for (const name of ["sections", "add", "remove", "notice", "stream"]) context.delete(name);
+          const sharedName = "sectional-live:" + livePath + "?" + context.toString();
+          const shared = window.BroadcastChannel && navigator.locks ? new BroadcastChannel(sharedName) : null;
           const tabID = Math.random().toString(36).slice(2);
           const tabsSections = new Map();  // the leader's view: tab -> live sections it shows
+          const latest = new Map();  // the leader's view: section id -> the newest version its stream named
           let leading = false;
+          let releaseLock = null;
+          let leadTimer = null;
+          // Joined in one reopening: tabs answering a new leader all at once would each reopen the stream.
           const lead = () => {
-            const union = [...new Set([...tabsSections.values()].flat())];
-            openStream(union, (event) => {
-              const versions = versionsIn(event.lastEventId);
-              shared.postMessage({ changed: versions });
-              fetchChanged(versions);
-            });
+            clearTimeout(leadTimer);
+            leadTimer = setTimeout(() => {
+              const union = [...new Set([...tabsSections.values()].flat())];
+              openStream(union, (event) => {
+                const versions = versionsIn(event.lastEventId);
+                for (const [id, version] of versions) latest.set(id, Math.max(version, latest.get(id) || 0));
+                shared.postMessage({ changed: versions });
+                fetchChanged(versions);
+              });
+            }, 100);
           };
           const sayWhatIShow = () => {
             const sections = liveCards().map((card) => card.dataset.section);
@@ -384,8 +412,8 @@ enum SectionalScript {
               if (data.changed) fetchChanged(data.changed);
               if (data.tab && data.sections) {
                 tabsSections.set(data.tab, data.sections);
-                // What another tab shows counts as seen only up to what it has: the least of them.
-                for (const [id, version] of data.versions) if (!seenVersions.has(id) || version < seenVersions.get(id)) seenVersions.set(id, version);
+                // A tab that came late may have missed a change: it hears what the stream last named.
+                if (leading && latest.size) shared.postMessage({ changed: [...latest] });
                 if (leading) lead();
               }
               if (data.gone) { tabsSections.delete(data.gone); if (leading) lead(); }
@@ -393,8 +421,11 @@ enum SectionalScript {
               if (data.roll && data.tab !== tabID) sayWhatIShow();
             });
             addEventListener("pagehide", () => shared.postMessage({ gone: tabID }));
-            // Held until the tab goes; then the next tab waiting gets it and opens the stream.
-            navigator.locks.request("sectional-live:" + livePath, () => new Promise(() => {
+            // Back from the browser's back-forward cache: say what it shows again.
+            addEventListener("pageshow", (event) => { if (event.persisted) sayWhatIShow(); });
+            // Held until the tab goes (or its stream ends); then the next tab waiting gets it and opens the stream.
+            navigator.locks.request(sharedName, () => new Promise((resolve) => {
+              releaseLock = resolve;
               leading = true;
               shared.postMessage({ roll: true, tab: tabID });
               sayWhatIShow();

@@ -110,14 +110,19 @@ struct SectionCacheAppTests {
         }
     }
 
-    @Test("--section-cache 0 and --simulate turn it off")
+    @Test("--section-cache 0 turns it off; a section with a simulated fault is never kept, the others are")
     func off() async throws {
-        for settings in [AppSettings(sectionCacheBytes: 0), AppSettings(simulatedFaults: ["balances": .delay(.zero)])] {
-            let app = try CachedApp(try AppData.memory(), settings: settings)
-            let alex = Browser(InProcessClient(app.router))
-            try await alex.signIn("alex", "alex-demo-1")
-            for _ in 0..<2 { _ = try await alex.get("/feed?stream=0") }
-            #expect(app.cacheCount("hits_total") == -1, "no cache, no counters")
-        }
+        let none = try CachedApp(try AppData.memory(), settings: AppSettings(sectionCacheBytes: 0))
+        let alex = Browser(InProcessClient(none.router))
+        try await alex.signIn("alex", "alex-demo-1")
+        for _ in 0..<2 { _ = try await alex.get("/feed?stream=0") }
+        #expect(none.cacheCount("hits_total") == -1, "no cache, no counters")
+
+        let faulty = try CachedApp(try AppData.memory(), settings: AppSettings(simulatedFaults: ["balances": .failsFirst(1)]))
+        let sam = Browser(InProcessClient(faulty.router))
+        try await sam.signIn("sam", "sam-demo-2")
+        #expect(try await sam.get("/feed?stream=0").bodyText.contains("Balances could not be loaded right now."))
+        #expect(!(try await sam.get("/feed?stream=0").bodyText.contains("could not be loaded")), "balances loaded again, not kept")
+        #expect(faulty.cacheCount("hits_total") == 2, "alerts and credit score were kept")
     }
 }

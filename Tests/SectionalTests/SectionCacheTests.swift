@@ -142,6 +142,28 @@ struct CachedSectionTests {
         #expect(loads.value == 5, "no live data at all: the key says everything, kept")
     }
 
+    @Test func aCardWithAChildThatFellBackIsNeverKept() async {
+        final class Failing: SectionController {
+            override func makeLoad() -> SectionLoad? {
+                SectionLoad({ () async throws -> String in throw CancellationError() }) { _ in }
+            }
+        }
+        final class Container: SectionController {
+            override var cacheKey: String? { "k" }
+        }
+        let cache = SectionCache(capacity: 1 << 20)
+        let page = StackPageController(id: "feed", title: "Feed")
+        let container = Container(id: "alerts", title: "Alerts")
+        container.addChild(Failing(id: "inner", title: "Inner"))
+        page.addChild(container)
+        page.useCache(cache)
+        _ = await page.loadTree(LoadOptions())
+        var html = HTMLWriter()
+        page.renderCard(container, into: &html)
+        #expect(String(decoding: html.bytes, as: UTF8.self).contains("Inner could not be loaded"))
+        #expect(cache.statistics.entries == 0, "its fallback would have been served as kept")
+    }
+
     @Test func aFallbackIsNeverKept() async {
         final class FailingSection: SectionController {
             override var cacheKey: String? { "k" }

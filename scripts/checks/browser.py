@@ -288,6 +288,7 @@ def check_live_windows(dt, report, base, debug_port):
     restore_in(dt, tabs)
 
     # The tab holding the shared stream goes; another takes it over, and a change still reaches every tab.
+    wait_until("a tab to hold the stream", lambda: streams_open(dt, *tabs) == 1, timeout=5)
     holder = next((tab for tab in [dt] + tabs if streams_open(tab) == 1), None)
     rest = [tab for tab in [dt] + tabs if tab is not holder]
     if holder is dt:

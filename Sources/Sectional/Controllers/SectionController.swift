@@ -114,8 +114,8 @@ open class SectionController {
         return key
     }
 
-    /// Where the rendered content is to be kept: set by the page before loading, on a miss.
-    @exclusivity(unchecked) var cacheEntry: (cache: SectionCache, key: String)?
+    /// Where the rendered content is to be kept, and the live keys it was looked up under: set by the page before loading, on a miss.
+    @exclusivity(unchecked) var cacheEntry: (cache: SectionCache, key: String, keys: Set<LiveKey>)?
     /// The content found in the cache: the section is not loaded, its content not rendered.
     @exclusivity(unchecked) var cachedContent: [UInt8]?
 
@@ -150,7 +150,8 @@ open class SectionController {
         } else if let cacheEntry {
             let start = html.count
             render(into: &html)
-            if cacheEntry.cache.couldKeep(html.count - start, under: cacheEntry.key) {
+            // Kept only as looked up: with the same live keys, and nothing inside it fell back.
+            if cacheEntry.cache.couldKeep(html.count - start, under: cacheEntry.key), liveKeys == cacheEntry.keys, !hasFailedDescendant {
                 cacheEntry.cache.store(html.bytes(in: start..<html.count), for: cacheEntry.key)
             }
         } else {
@@ -160,12 +161,20 @@ open class SectionController {
 
     /// Looks the section up in `cache` under `key`: found, it and its
     /// descendants count as loaded; missed, its content is kept once rendered.
-    func useCache(_ cache: SectionCache, key: String) {
+    func useCache(_ cache: SectionCache, key: String, keys: Set<LiveKey>) {
         if let content = cache.content(for: key) {
             cachedContent = content
             markLoaded()
         } else {
-            cacheEntry = (cache, key)
+            cacheEntry = (cache, key, keys)
+        }
+    }
+
+    /// Whether a child, or one of its children, failed to load and shows its fallback.
+    private var hasFailedDescendant: Bool {
+        children.contains { child in
+            if case .failed = child.loadState { return true }
+            return child.hasFailedDescendant
         }
     }
 

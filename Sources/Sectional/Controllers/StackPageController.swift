@@ -85,10 +85,11 @@ open class StackPageController: SectionController {
 
     /// Looks each child that has a `cacheKey` up in `cache`, under that key
     /// and the versions of its live keys read now (`recordLiveVersions(from:)`
-    /// first): a child found is served as kept, without loading.
-    public func useCache(_ cache: SectionCache) {
+    /// first): a child found is served as kept, without loading. Children
+    /// in `except` are always loaded.
+    public func useCache(_ cache: SectionCache, except: Set<SectionID> = []) {
         for child in children {
-            guard let key = child.cacheKey else { continue }
+            guard let key = child.cacheKey, !except.contains(child.id) else { continue }
             let keys = child.liveKeys
             // Live data with no versions to tell when it changed: never kept.
             if !keys.isEmpty && liveVersions == nil { continue }
@@ -112,7 +113,7 @@ open class StackPageController: SectionController {
                 entry += "\u{1F}"
                 entry += String(child.liveVersion ?? liveVersions.version(of: keys))
             }
-            child.useCache(cache, key: entry)
+            child.useCache(cache, key: entry, keys: keys)
         }
     }
 

@@ -56,8 +56,11 @@ def check_kept_pages_follow(replicas, cookie):
     first, other = replicas[0], replicas[1]
     headers = {"Cookie": cookie}
     page = lambda replica: request(replica.port, "GET", "/feed?stream=0", headers=headers)[2]
+    # A kept card has no load in Server-Timing: its data was not read.
+    loaded = lambda replica: harness.request(replica.port, "/feed?stream=0", headers=headers).header("Server-Timing") or ""
     for _ in range(2):
         page(other)  # warm: the second read is served as kept
+    check("the other replica serves the alerts as kept", "load-alerts" not in loaded(other), loaded(other))
     before = page(other)
     forms = {action: token.group(1) for action, inner in FORM.findall(before) if (token := TOKEN.search(inner))}
     dismiss = next((a for a in forms if a.endswith("/dismiss")), None)

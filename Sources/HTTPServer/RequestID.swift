@@ -22,18 +22,10 @@ public struct RequestID: Sendable, CustomStringConvertible {
     /// The proxy's, when it may name a request: 1-64 letters, digits, `-`,
     /// `_` or `.`, nothing a log line could be forged with; else `nil`.
     static func proposed(_ text: String) -> RequestID? {
-        guard (1...64).contains(text.utf8.count),
-            text.utf8.allSatisfy({ $0.isASCIIAlphanumeric || $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: "_") || $0 == UInt8(ascii: ".") })
+        guard (1...64).contains(text.utf8.count), text.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "-_.".contains($0)) })
         else { return nil }
         return RequestID(number: 0, proposed: text)
     }
 
     public var description: String { proposed ?? Self.prefix + "-" + String(number) }
-}
-
-extension UInt8 {
-    fileprivate var isASCIIAlphanumeric: Bool {
-        (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(self) || (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(self)
-            || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(self)
-    }
 }

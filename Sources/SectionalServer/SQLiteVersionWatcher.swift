@@ -36,7 +36,8 @@ public final class SQLiteVersionWatcher: Sendable {
                     return
                 }
                 continuation.resume(returning: nil)
-                while watcher.stopped.wait(timeout: .now() + .nanoseconds(Int(interval.nanoseconds))) == .timedOut {
+                let tick = DispatchTimeInterval.microseconds(Int(interval / .microseconds(1)))
+                while watcher.stopped.wait(timeout: .now() + tick) == .timedOut {
                     // A failed read is tried again at the next tick; the versions already known stay.
                     guard let now = try? dataVersion(connection), now != lastSeen.dataVersion else { continue }
                     if let seq = try? readChanges(since: lastSeen.seq, from: connection, into: hub) { lastSeen = (now, seq) }
@@ -70,12 +71,5 @@ public final class SQLiteVersionWatcher: Sendable {
             latest = max(latest, try row.int(2))
         }
         return latest
-    }
-}
-
-extension Duration {
-    fileprivate var nanoseconds: Int64 {
-        let (seconds, attoseconds) = components
-        return seconds * 1_000_000_000 + attoseconds / 1_000_000_000
     }
 }

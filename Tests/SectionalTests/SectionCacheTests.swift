@@ -143,18 +143,13 @@ struct CachedSectionTests {
     }
 
     @Test func aCardWithAChildThatFellBackIsNeverKept() async {
-        final class Failing: SectionController {
-            override func makeLoad() -> SectionLoad? {
-                SectionLoad({ () async throws -> String in throw CancellationError() }) { _ in }
-            }
-        }
         final class Container: SectionController {
             override var cacheKey: String? { "k" }
         }
         let cache = SectionCache(capacity: 1 << 20)
         let page = StackPageController(id: "feed", title: "Feed")
         let container = Container(id: "alerts", title: "Alerts")
-        container.addChild(Failing(id: "inner", title: "Inner"))
+        container.addChild(FailingSection(id: "inner", title: "Inner", cacheKey: nil))
         page.addChild(container)
         page.useCache(cache)
         _ = await page.loadTree(LoadOptions())
@@ -165,15 +160,9 @@ struct CachedSectionTests {
     }
 
     @Test func aFallbackIsNeverKept() async {
-        final class FailingSection: SectionController {
-            override var cacheKey: String? { "k" }
-            override func makeLoad() -> SectionLoad? {
-                SectionLoad({ () async throws -> String in throw CancellationError() }) { _ in }
-            }
-        }
         let cache = SectionCache(capacity: 1 << 20)
         let page = StackPageController(id: "feed", title: "Feed")
-        let section = FailingSection(id: "alerts", title: "Alerts")
+        let section = FailingSection(id: "alerts", title: "Alerts", cacheKey: "k")
         page.addChild(section)
         page.useCache(cache)
         _ = await page.loadTree(LoadOptions())
@@ -181,5 +170,21 @@ struct CachedSectionTests {
         page.renderCard(section, into: &html)
         #expect(String(decoding: html.bytes, as: UTF8.self).contains("could not be loaded"))
         #expect(cache.statistics.entries == 0)
+    }
+}
+
+/// A section whose load always fails: its card shows the fallback.
+private final class FailingSection: SectionController {
+    private let key: String?
+
+    init(id: SectionID, title: String, cacheKey: String?) {
+        key = cacheKey
+        super.init(id: id, title: title)
+    }
+
+    override var cacheKey: String? { key }
+
+    override func makeLoad() -> SectionLoad? {
+        SectionLoad({ () async throws -> String in throw CancellationError() }) { _ in }
     }
 }

@@ -26,6 +26,7 @@ public final class ConnectionPool: Sendable {
     private let queue = JobQueue<PoolJob>()
     private let busy = Atomic<Int>(0)
     private let jobsStarted = Atomic<Int>(0)
+    private let readsAsked = Atomic<Int>(0)
     private let nanosecondsWaited = Atomic<Int>(0)
     private let threadsRunning = DispatchGroup()
     private let callerReaders: CallerReaders?
@@ -117,6 +118,7 @@ public final class ConnectionPool: Sendable {
     /// the statement running then: the connection checks for it as it steps.
     /// - Throws: what `body` throws; `CancellationError` when the calling task is cancelled first.
     public func read<T: Sendable>(_ body: @escaping @Sendable (any SQLConnection) throws -> T) async throws -> T {
+        readsAsked.add(1, ordering: .relaxed)
         guard let callerReaders else { return try await run(body) }
         try Task.checkCancellation()
         let slot = try callerReaders.slotOfThisThread()
@@ -135,17 +137,19 @@ public final class ConnectionPool: Sendable {
         public var size: Int
         /// Connections running a caller's work now.
         public var inUse: Int
-        /// Work started since the pool opened.
+        /// Work started on the pool's threads since it opened.
         public var jobsStarted: Int
         /// How long that work waited for a connection, in all.
         public var secondsWaited: Double
+        /// Reads asked for since the pool opened, on its threads or the caller's.
+        public var reads: Int
     }
 
     /// The pool now.
     public var statistics: Statistics {
         Statistics(
             size: size, inUse: busy.load(ordering: .relaxed), jobsStarted: jobsStarted.load(ordering: .relaxed),
-            secondsWaited: Double(nanosecondsWaited.load(ordering: .relaxed)) / 1e9)
+            secondsWaited: Double(nanosecondsWaited.load(ordering: .relaxed)) / 1e9, reads: readsAsked.load(ordering: .relaxed))
     }
 
     /// Stops the threads once the work queued so far is done, closing

@@ -54,9 +54,10 @@ public protocol ComposedPage: Sendable {
     func linkContext(_ context: Context) -> [PageAddress.QueryPair]
 
     /// The layout the user saved, shown when the query lists no `sections`
-    /// (`add` and `remove` still apply to it); none by default. A page that
-    /// cannot read it should log and return `nil`: the defaults show.
-    func savedLayout(for context: Context) async -> [SectionID]?
+    /// (`add` and `remove` still apply to it); `.none` by default. A page
+    /// that cannot read it should log and return `SavedLayout(nil, readAt: nil)`:
+    /// the defaults show.
+    func savedLayout(for context: Context) async -> SavedLayout
 
     /// The page controller with a child for each of the plan's sections.
     /// The default is a `StackPageController` of the catalog's sections.
@@ -68,7 +69,7 @@ extension ComposedPage {
 
     public var heading: String? { nil }
 
-    public func savedLayout(for context: Context) async -> [SectionID]? { nil }
+    public func savedLayout(for context: Context) async -> SavedLayout { .none }
 
     public func banner(for visitor: SignedIn<User>?, in site: Site) -> any HTML { site.banner(name) }
 
@@ -112,4 +113,23 @@ public struct ValidSections: HTTPErrorDetail, Equatable {
 
     /// The detail listing `ids`.
     public init(_ ids: [SectionID]) { validSections = ids }
+}
+
+/// A user's saved layout of a page, as the page read it.
+public struct SavedLayout: Sendable {
+    /// The sections saved, in order; `nil` when none are.
+    public var sections: [SectionID]?
+    /// The versions it was read at (the live key its store raises with
+    /// every save); `nil` when the page cannot tell, and then an answer
+    /// showing it is never confirmed without being made again.
+    public var readAt: ReadStamp?
+
+    /// `sections`, read at `readAt`.
+    public init(_ sections: [SectionID]?, readAt: ReadStamp?) {
+        self.sections = sections
+        self.readAt = readAt
+    }
+
+    /// A page that saves no layouts: nothing read, nothing that can change.
+    public static let none = SavedLayout(nil, readAt: ReadStamp())
 }

@@ -16,8 +16,9 @@ struct LiveStream<Page: ComposedPage>: Sendable {
     static var stalledBeats: Int { 2 }
 
     func open(_ request: Request) async throws(HTTPError) -> Response {
-        var visit = Visit.nobody
-        let (context, plan) = try await routes.compose(request, for: .script, visit: &visit)
+        var made = PageRoutes<Page>.Made()
+        let (context, plan) = try await routes.compose(request, for: .script, made: &made)
+        let visit = made.visit
         let live = routes.makePage(plan: plan, context: context).children.filter { !$0.liveKeys.isEmpty }
         guard !live.isEmpty else { throw HTTPError(.notFound, "This composition of the \(page.name) has no live section.") }
         let keys = live.map { (id: $0.id, keys: $0.liveKeys) }

@@ -29,6 +29,10 @@ final class PageRoutes<Page: ComposedPage>: Sendable {
     private let documentTitle: String
     /// The site's head, with the framework's page script ahead of the app's.
     private let head: DocumentHead
+    /// The tags of answers sent, with the versions they were made at: a
+    /// request naming one that still stands is answered `304` at once.
+    /// None without the versions (a live hub) or a section cache.
+    let keptAnswers: KeptAnswers?
 
     init(page: Page, site: Site, logger: Logger) {
         self.page = page
@@ -44,6 +48,11 @@ final class PageRoutes<Page: ComposedPage>: Sendable {
         var head = site.head
         if site.linksPageScript { head.scripts.insert(SectionalScript.path, at: 0) }
         self.head = head
+        if site.live != nil, let cache = site.sectionCache, cache.capacity > 0 {
+            keptAnswers = KeptAnswers(capacity: cache.capacity / 8)
+        } else {
+            keptAnswers = nil
+        }
     }
 
     func register(on router: inout Router) {
@@ -60,11 +69,14 @@ final class PageRoutes<Page: ComposedPage>: Sendable {
 
     /// `GET /feed`: every section loaded concurrently, sent whole or streamed.
     @Sendable func fullPage(_ request: Request) throws(HTTPError) -> Reply {
-        .later { [self] in try await fullPageResponse(request) }
+        if let unchanged = unchangedAnswer(.page, to: request) { return .now(unchanged) }
+        return .later { [self] in try await fullPageResponse(request) }
     }
 
     private func fullPageResponse(_ request: Request) async throws(HTTPError) -> Response {
         let visit = try await visit(request, for: .browser)
+        var basis = KeptAnswers.Basis()
+        basis.add(visit.readAt)
         let visitor = visit.visitor(as: Page.User.self)
         let shell = Shell(
             visitor: visitor,
@@ -73,13 +85,13 @@ final class PageRoutes<Page: ComposedPage>: Sendable {
         let response: Response
         do {
             let context = try await page.context(from: request, visitor: visitor)
-            let plan = try await plan(request, context)
+            let plan = try await plan(request, context, basis: &basis)
             let delivery = try delivery(for: request)
             let document = makeDocument(plan: plan, context: context, shell: shell)
             let cards = document.page.children
             // Every card kept: nothing to wait for, so the page goes whole, with its ETag.
             if delivery == .whole || (!cards.isEmpty && cards.allSatisfy(\.isFromCache)) {
-                response = await wholePage(document, for: request)
+                response = await wholePage(document, for: request, made: Made(visit: visit, basis: basis))
             } else {
                 response = streamedPage(TreeHandover(document), order: delivery == .outOfOrder ? .asFinished : .pageOrder)
             }
@@ -114,11 +126,12 @@ final class PageRoutes<Page: ComposedPage>: Sendable {
     }
 
     /// The page rendered once everything is loaded, with its ETag.
-    private func wholePage(_ document: PageDocument, for request: Request) async -> Response {
+    private func wholePage(_ document: PageDocument, for request: Request, made: Made) async -> Response {
         var html = HTMLWriter(capacity: 16 * 1024)
         let report = await document.renderWhole(loading: site.settings.loadOptions, timingCards: site.settings.serverTiming, into: &html)
         log(report)
-        return validated(withLoadHeaders(site.html(html), document, report), for: request)
+        let response = validated(withLoadHeaders(site.html(html), document, report), for: request)
+        return keeping(response, .page, request, made, cards: document.page.children)
     }
 
     /// The page with each section's load and render time in
@@ -154,15 +167,17 @@ final class PageRoutes<Page: ComposedPage>: Sendable {
     /// refresh. Its links are those of the page with the section added.
     @Sendable func fragment(_ request: Request) throws(HTTPError) -> Reply {
         let id = try sectionID(of: request)
+        if let unchanged = unchangedAnswer(.fragment, to: request) { return .now(unchanged) }
         return .later { [self] in try await fragmentResponse(request, id) }
     }
 
     private func fragmentResponse(_ request: Request, _ id: SectionID) async throws(HTTPError) -> Response {
-        var visit = Visit.nobody
-        let (context, plan) = try await compose(request, for: .browser, visit: &visit)
+        var made = Made()
+        let (context, plan) = try await compose(request, for: .browser, made: &made)
         let (controller, section) = try fragmentTree(id, plan: plan, context: context)
         let report = await section.loadTree(site.settings.loadOptions)
-        return withLogUser(validated(card(section, of: controller, report), for: request), visit)
+        let response = validated(card(section, of: controller, report), for: request)
+        return withLogUser(keeping(response, .fragment, request, made, cards: [section]), made.visit)
     }
 
     /// The section a fragment's path names.
@@ -199,23 +214,23 @@ final class PageRoutes<Page: ComposedPage>: Sendable {
     /// `GET /api/feed/sections`: the composition as JSON, each section with
     /// the status of its load.
     @Sendable func description(_ request: Request) throws(HTTPError) -> Reply {
-        .later { [self] in try await descriptionResponse(request) }
+        if let unchanged = unchangedAnswer(.description, to: request) { return .now(unchanged) }
+        return .later { [self] in try await descriptionResponse(request) }
     }
 
     private func descriptionResponse(_ request: Request) async throws(HTTPError) -> Response {
-        var visit = Visit.nobody
-        let (context, plan) = try await compose(request, for: .script, visit: &visit)
-        let report = await makePage(plan: plan, context: context).loadTree(site.settings.loadOptions)
-        return describing(plan, context, report, request, visit)
-    }
-
-    private func describing(
-        _ plan: CompositionPlan, _ context: Page.Context, _ report: LoadReport, _ request: Request, _ visit: Visit
-    ) -> Response {
+        var made = Made()
+        let (context, plan) = try await compose(request, for: .script, made: &made)
+        let controller = makePage(plan: plan, context: context)
+        let report = await controller.loadTree(site.settings.loadOptions)
         log(report)
         let response = Response.description(of: plan, at: address(context), report: report, pretty: request.hasQueryItem("pretty"))
-        return withLogUser(validated(response, for: request, varying: "Cookie, Authorization"), visit)
+        let validated = validated(response, for: request, varying: Self.descriptionVaries)
+        return withLogUser(keeping(validated, .description, request, made, cards: controller.children), made.visit)
     }
+
+    /// The JSON description is asked for with a cookie or a bearer token.
+    static var descriptionVaries: String { "Cookie, Authorization" }
 
     /// Who reads the answer to nobody signed in: a browser is sent to sign in, a script is told 401.
     enum Reader {
@@ -237,23 +252,20 @@ final class PageRoutes<Page: ComposedPage>: Sendable {
     }
 
     /// Who asks, the request's context, and its composition on top of the user's saved layout.
-    func compose(_ request: Request, for reader: Reader, visit: inout Visit) async throws(HTTPError) -> (Page.Context, CompositionPlan) {
-        let context = try await context(request, for: reader, visit: &visit)
-        return (context, try await plan(request, context))
-    }
-
-    /// Who asks, and the request's context.
-    private func context(_ request: Request, for reader: Reader, visit: inout Visit) async throws(HTTPError) -> Page.Context {
-        visit = try await self.visit(request, for: reader)
-        return try await page.context(from: request, visitor: visit.visitor(as: Page.User.self))
+    func compose(_ request: Request, for reader: Reader, made: inout Made) async throws(HTTPError) -> (Page.Context, CompositionPlan) {
+        made.visit = try await visit(request, for: reader)
+        made.basis.add(made.visit.readAt)
+        let context = try await page.context(from: request, visitor: made.visit.visitor(as: Page.User.self))
+        return (context, try await plan(request, context, basis: &made.basis))
     }
 
     /// The request's composition on top of the user's saved layout.
-    private func plan(_ request: Request, _ context: Page.Context) async throws(HTTPError) -> CompositionPlan {
+    private func plan(_ request: Request, _ context: Page.Context, basis: inout KeptAnswers.Basis) async throws(HTTPError) -> CompositionPlan {
         // Read even when the query lists its sections: links back to the bare
         // page must know that it shows the saved layout.
         let saved = await page.savedLayout(for: context)
-        return try page.plan(from: request, saved: saved)
+        basis.add(saved.readAt)
+        return try page.plan(from: request, saved: saved.sections)
     }
 
     /// The page's controller tree for `plan`; with `only`, a page that makes

@@ -1,4 +1,5 @@
 import HTTPServer
+import Sectional
 
 /// Someone the site's sign-in recognised: what a private page's context is
 /// made from.
@@ -11,12 +12,18 @@ public struct SignedIn<User: Sendable>: Sendable {
     /// The visit's session, if it has one (an API token has none): signing
     /// out of it ends its live streams, and forms are signed for it.
     public var session: String?
+    /// The versions the sign-in read them at, and when that stops holding
+    /// (the session's next renewal or its end): a request with the same
+    /// credential is the same visitor while it holds, so an answer made for
+    /// them can be confirmed without reading again. `nil`: never confirmed.
+    public var readAt: ReadStamp?
 
-    /// `user`, named `name` in logs and limits, visiting in `session`.
-    public init(user: User, name: String, session: String? = nil) {
+    /// `user`, named `name` in logs and limits, visiting in `session`, read at `readAt`.
+    public init(user: User, name: String, session: String? = nil, readAt: ReadStamp? = nil) {
         self.user = user
         self.name = name
         self.session = session
+        self.readAt = readAt
     }
 }
 
@@ -52,6 +59,13 @@ public protocol SignIn<User>: Sendable {
     /// answer to a visitor nobody signed in is a 303 there.
     func signInPath(returningTo request: Request) -> String
 
+    /// What in `request` says who sends it, read without looking anything
+    /// up: the session cookie's token, an API token; `""` when it carries
+    /// none (nobody is signed in). An answer kept for a credential is
+    /// confirmed only to a request carrying the same, and only while the
+    /// visitor's `readAt` holds. `nil` by default: never confirmed.
+    func credential(in request: Request) -> String?
+
     /// The answer a script gets when nobody is signed in (the JSON
     /// description, a live stream): by default a 401 with a `Bearer` challenge.
     func unauthorized(_ request: Request) -> HTTPError
@@ -62,6 +76,8 @@ public protocol SignIn<User>: Sendable {
 }
 
 extension SignIn {
+    public func credential(in request: Request) -> String? { nil }
+
     public func unauthorized(_ request: Request) -> HTTPError {
         HTTPError(.unauthorized, "Sign in first, or send an API token.", headers: ["WWW-Authenticate": #"Bearer realm="sectional""#])
     }
@@ -100,15 +116,18 @@ public struct Visit: Sendable {
     let name: String?
     /// Their session (`SignedIn.session`).
     let session: String?
+    /// What the sign-in read them at (`SignedIn.readAt`).
+    let readAt: ReadStamp?
 
-    static let nobody = Visit(user: nil, name: nil, session: nil)
+    /// Nobody signed in: which nothing read can change, for the same credential.
+    static let nobody = Visit(user: nil, name: nil, session: nil, readAt: ReadStamp())
 
     /// The visitor as a page that reads a `User` gets them; `nil` for nobody,
     /// or for a page that reads none.
     func visitor<User: Sendable>(as type: User.Type) -> SignedIn<User>? {
         // A class's cast: a struct's, out of an existential, cost about 700 instructions a request.
         guard let name, let box = user as? UserBox<User> else { return nil }
-        return SignedIn(user: box.user, name: name, session: session)
+        return SignedIn(user: box.user, name: name, session: session, readAt: readAt)
     }
 }
 
@@ -126,7 +145,7 @@ extension SignIn {
     /// protocol's generic `visitor(for:renewing:)`).
     public func visit(for request: Request, renewing: Bool) async throws(HTTPError) -> Visit {
         guard let found = try await visitor(for: request, renewing: renewing) else { return .nobody }
-        return Visit(user: UserBox(found.user), name: found.name, session: found.session)
+        return Visit(user: UserBox(found.user), name: found.name, session: found.session, readAt: found.readAt)
     }
 }
 

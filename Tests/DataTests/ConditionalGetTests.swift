@@ -3,6 +3,7 @@ import FeedAppTestSupport
 import Foundation
 import HTTPServer
 import Sectional
+import SectionalSecurity
 import SectionalServer
 import SectionalTesting
 import Testing
@@ -76,6 +77,66 @@ struct ConditionalGetTests {
         let tag = try #require(warm.headers["ETag"])
         #expect(warm.bodyText.withoutStreamPlaceholders == cold.bodyText.withoutStreamPlaceholders, "the same page")
         #expect(try await alex.get("/feed", headers: ["If-None-Match": tag]).status == .notModified)
+    }
+
+    @Test(
+        "A tag still standing is answered 304 with nothing read or loaded: no database read, no section load",
+        arguments: ["/feed?stream=0", "/feed", "/feed/sections/alerts", "/api/feed/sections", "/feed?sections=recent-activity,alerts&stream=0"])
+    func notModifiedWithoutReading(target: String) async throws {
+        let (router, data) = try app()
+        let pool = try #require(data.pool)
+        let alex = Browser(InProcessClient(router))
+        try await alex.signIn("alex", "alex-demo-1")
+        _ = try await alex.get(target)  // a streamed page goes whole, with its tag, once its cards are kept
+        let tag = try #require(try await alex.get(target).headers["ETag"])
+        let reads = pool.statistics.reads
+        let unchanged = try await alex.get(target, headers: ["If-None-Match": tag])
+        #expect(unchanged.status == .notModified && unchanged.headers["ETag"] == tag)
+        #expect(unchanged.headers["Cache-Control"] == "private, no-cache" && unchanged.headers["Vary"]?.contains("Cookie") == true)
+        #expect(pool.statistics.reads == reads, "neither the session, the layout nor a section was read")
+        #expect(try await alex.get(target, headers: ["If-None-Match": "\"0000\""]).status == .ok, "another tag: the page itself")
+        #expect(pool.statistics.reads > reads)
+    }
+
+    @Test("A tag kept for a session stops standing when the session ends: after a sign-out, here or elsewhere, the old cookie gets 303")
+    func notModifiedEndsWithTheSession() async throws {
+        let hub = LiveHub()
+        let data = try AppData.memory()
+        let router = try buildRouter(publicDirectory: FormHarness.publicDirectory, data: data, live: hub, logger: LogCollector().logger)
+        let pool = try #require(data.pool)
+        for endedElsewhere in [false, true] {
+            let alex = Browser(InProcessClient(router))
+            try await alex.signIn("alex", "alex-demo-1")
+            let cookie = try #require(alex.cookie)
+            let page = try await alex.get("/feed?stream=0")
+            let tag = try #require(page.headers["ETag"])
+            let asked: HTTPHeaders = ["Cookie": cookie, "If-None-Match": tag]
+            #expect(try await InProcessClient(router).get("/feed?stream=0", headers: asked).status == .notModified)
+            if endedElsewhere {
+                // Another replica, a batch job: the session goes in SQL, and its change reaches this hub as a notification would.
+                let token = String(cookie.drop { $0 != "=" }.dropFirst())
+                try await pool.write { db in try db.execute("DELETE FROM sessions WHERE token_hash = $1", [.text(SecretToken.hash(token))]) }
+                try await pool.write { db in try LiveVersions.load(into: hub, from: db) }
+            } else {
+                let form = try #require(Browser.form("/signout", in: page.bodyText))
+                #expect(try await alex.post("/signout", form: form).status == .seeOther)
+            }
+            let after = try await InProcessClient(router).get("/feed?stream=0", headers: asked)
+            #expect(after.status == .seeOther, "ended \(endedElsewhere ? "elsewhere" : "here"): sent to sign in, never told 304")
+        }
+    }
+
+    @Test("Saving a layout, or any card's data changing, makes the page again: the old tag is not confirmed")
+    func notModifiedEndsWithTheLayout() async throws {
+        let (router, _) = try app()
+        let alex = Browser(InProcessClient(router))
+        try await alex.signIn("alex", "alex-demo-1")
+        let page = try await alex.get("/feed?stream=0")
+        let tag = try #require(page.headers["ETag"])
+        let form = try #require(Browser.form("/feed/layout", in: try await alex.get("/feed?sections=alerts&stream=0").bodyText))
+        #expect(try await alex.post("/feed/layout", form: form).status == .seeOther)
+        let after = try await alex.get("/feed?stream=0", headers: ["If-None-Match": tag])
+        #expect(after.status == .ok && after.bodyText.contains("Showing your saved layout."))
     }
 
     @Test("Signing out clears what the browser kept")

@@ -108,7 +108,7 @@ struct FeedWriteTests {
                 #expect(!response.bodyText.isEmpty, "the refusal says why")
             }
             #expect(try await data.feed.alerts(of: alex).allSatisfy { !$0.isDismissed }, "\(name) changed an alert")
-            #expect(try await data.layouts.savedLayout(of: alex, page: "feed") == nil, "\(name) saved a layout")
+            #expect(try await data.layouts.savedLayout(of: alex, page: "feed").sections == nil, "\(name) saved a layout")
         }
     }
 
@@ -144,7 +144,7 @@ struct FeedWriteTests {
 
             #expect(try await data.feed.alerts(of: UserID(2)).allSatisfy { !$0.isDismissed })
             #expect(try await data.feed.alerts(of: alex).allSatisfy { !$0.isDismissed })
-            #expect(try await data.layouts.savedLayout(of: alex, page: "feed") == nil)
+            #expect(try await data.layouts.savedLayout(of: alex, page: "feed").sections == nil)
         }
     }
 

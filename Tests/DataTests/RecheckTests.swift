@@ -13,7 +13,7 @@ struct RecheckTests {
         let accounts = Accounts(
             store: data.accounts, hasher: data.hasher, settings: AccountSettings(sessionIdle: .seconds(600)), logger: LogCollector().logger,
             now: now.now)
-        guard case .signedIn(_, let token) = try await accounts.signIn(name: "alex", password: "alex-demo-1", from: "127.0.0.1") else {
+        guard case .signedIn(_, let token, _) = try await accounts.signIn(name: "alex", password: "alex-demo-1", from: "127.0.0.1") else {
             Issue.record("alex could not sign in")
             return
         }
@@ -24,7 +24,7 @@ struct RecheckTests {
         now.advance(200)  // 700 s after the last activity, the sign-in
         #expect(try await accounts.visitor(for: visit, renewing: false) == nil, "the rechecks renewed the session")
 
-        guard case .signedIn(_, let second) = try await accounts.signIn(name: "alex", password: "alex-demo-1", from: "127.0.0.1") else { return }
+        guard case .signedIn(_, let second, _) = try await accounts.signIn(name: "alex", password: "alex-demo-1", from: "127.0.0.1") else { return }
         let visit2 = Request(method: .get, path: "/feed", headers: ["Cookie": "sectional_session=" + second])
         now.advance(500)
         #expect(try await accounts.visitor(for: visit2) != nil)

@@ -82,16 +82,16 @@ struct StoreTests {
     @Test("A saved layout is the user's alone; saving again replaces it; reset removes it", arguments: Engine.allCases)
     func layouts(engine: Engine) async throws {
         try await TestDatabase.withData(engine) { data, _ in
-            #expect(try await data.layouts.savedLayout(of: alex, page: "feed") == nil)
-            try await data.layouts.saveLayout(["credit-score", "balances"], of: alex, page: "feed")
-            try await data.layouts.saveLayout(["alerts"], of: alex, page: "feed")
-            #expect(try await data.layouts.savedLayout(of: alex, page: "feed") == ["alerts"])
-            #expect(try await data.layouts.savedLayout(of: sam, page: "feed") == nil)
-            #expect(try await data.layouts.savedLayout(of: alex, page: "day") == nil)
-            #expect(try await !data.layouts.resetLayout(of: sam, page: "feed"))
-            #expect(try await data.layouts.resetLayout(of: alex, page: "feed"))
-            #expect(try await !data.layouts.resetLayout(of: alex, page: "feed"))
-            #expect(try await data.layouts.savedLayout(of: alex, page: "feed") == nil)
+            #expect(try await data.layouts.savedLayout(of: alex, page: "feed").sections == nil)
+            _ = try await data.layouts.saveLayout(["credit-score", "balances"], of: alex, page: "feed")
+            _ = try await data.layouts.saveLayout(["alerts"], of: alex, page: "feed")
+            #expect(try await data.layouts.savedLayout(of: alex, page: "feed").sections == ["alerts"])
+            #expect(try await data.layouts.savedLayout(of: sam, page: "feed").sections == nil)
+            #expect(try await data.layouts.savedLayout(of: alex, page: "day").sections == nil)
+            #expect(try await data.layouts.resetLayout(of: sam, page: "feed") == nil)
+            #expect(try await data.layouts.resetLayout(of: alex, page: "feed") != nil)
+            #expect(try await data.layouts.resetLayout(of: alex, page: "feed") == nil)
+            #expect(try await data.layouts.savedLayout(of: alex, page: "feed").sections == nil)
         }
     }
 
@@ -101,7 +101,7 @@ struct StoreTests {
         let first = try await AppData.open(location, connections: 1, hasher: PasswordHasher(.minimal))
         let alert = try await first.feed.alerts(of: alex)[0]
         #expect(try await first.feed.dismissAlert(alert.id, of: alex) != nil)
-        try await first.layouts.saveLayout(["alerts"], of: alex, page: "feed")
+        _ = try await first.layouts.saveLayout(["alerts"], of: alex, page: "feed")
         first.pool?.close()
 
         let second = try await AppData.open(location, connections: 1, hasher: PasswordHasher(.minimal))
@@ -109,7 +109,7 @@ struct StoreTests {
         #expect(second.users.count == SeedData.users.count)
         #expect(second.formKey == first.formKey, "form tokens must stay valid across restarts and replicas")
         #expect(try await second.feed.alerts(of: alex).filter(\.isDismissed).map(\.id) == [alert.id])
-        #expect(try await second.layouts.savedLayout(of: alex, page: "feed") == ["alerts"])
+        #expect(try await second.layouts.savedLayout(of: alex, page: "feed").sections == ["alerts"])
     }
 
     @Test("With --no-seed a new database stays empty", arguments: Engine.sql)

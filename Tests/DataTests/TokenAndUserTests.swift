@@ -206,8 +206,8 @@ struct CrossUserTests {
             #expect(try await sam.post("/feed/layout", form: try #require(Browser.form("/feed/layout", in: samPage))).status == .seeOther)
 
             #expect(try await data.feed.alerts(of: UserID(1)).allSatisfy { !$0.isDismissed })
-            #expect(try await data.layouts.savedLayout(of: UserID(1), page: "feed") == nil)
-            #expect(try await data.layouts.savedLayout(of: UserID(2), page: "feed") == ["balances"])
+            #expect(try await data.layouts.savedLayout(of: UserID(1), page: "feed").sections == nil)
+            #expect(try await data.layouts.savedLayout(of: UserID(2), page: "feed").sections == ["balances"])
             #expect(Self.sections(try await alex.get("/feed?stream=0").bodyText) == ["balances", "alerts", "credit-score"])
         }
     }

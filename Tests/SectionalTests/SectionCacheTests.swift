@@ -188,3 +188,79 @@ private final class FailingSection: SectionController {
         SectionLoad({ () async throws -> String in throw CancellationError() }) { _ in }
     }
 }
+
+@Suite("Answers kept with the versions they were made at")
+struct KeptAnswersTests {
+    /// Versions a test sets by key; 0 for a key never changed.
+    private final class Versions: LiveVersionSource, Sendable {
+        let current = Mutex([LiveKey: Int]())
+        func version(of keys: Set<LiveKey>) -> Int { current.withLock { versions in keys.reduce(0) { $0 + (versions[$1] ?? 0) } } }
+        func set(_ key: LiveKey, _ version: Int) { current.withLock { $0[key] = version } }
+    }
+
+    private final class Card: SectionController {
+        let keys: Set<LiveKey>
+        let key: String?
+        init(keys: Set<LiveKey>, cacheKey: String?) {
+            self.keys = keys
+            key = cacheKey
+            super.init(id: "alerts", title: "Alerts")
+        }
+        override var liveKeys: Set<LiveKey> { keys }
+        override var cacheKey: String? { key }
+        override func makeLoad() -> SectionLoad? { SectionLoad({ "x" }) { _ in } }
+    }
+
+    /// A loaded page of `cards`, its versions read from `versions`, looked up in a cache.
+    private func loaded(_ cards: [SectionController], _ versions: Versions) async -> StackPageController {
+        let page = StackPageController(id: "feed", title: "Feed")
+        for card in cards { page.addChild(card) }
+        page.recordLiveVersions(from: versions)
+        page.useCache(SectionCache(capacity: 1 << 20))
+        _ = await page.loadTree(LoadOptions())
+        return page
+    }
+
+    @Test func standsWhileEveryVersionDoesAndUntilItExpires() async {
+        let versions = Versions()
+        versions.set("signin:1", 4)
+        let page = await loaded([Card(keys: ["alerts:1"], cacheKey: "k")], versions)
+        var basis = KeptAnswers.Basis()
+        let now = ContinuousClock.now
+        basis.add(ReadStamp([("signin:1", 4)], expires: now + .seconds(60)))
+        basis.add(card: page.children[0])
+        let kept = KeptAnswers(capacity: 1 << 16)
+        kept.keep(tag: "\"t\"", user: "1", basis: basis, for: "page /feed")
+        #expect(kept.standing("page /feed", versions: versions, now: now)?.tag == "\"t\"")
+        #expect(kept.standing("page /feed?x", versions: versions, now: now) == nil, "another request")
+        #expect(kept.standing("page /feed", versions: versions, now: now + .seconds(60)) == nil, "the session is due its renewal")
+        versions.set("alerts:1", 1)
+        #expect(kept.standing("page /feed", versions: versions, now: now) == nil, "a card's data changed")
+        versions.set("alerts:1", 0)
+        versions.set("signin:1", 5)
+        #expect(kept.standing("page /feed", versions: versions, now: now) == nil, "the visitor's sessions changed")
+    }
+
+    @Test func anAnswerWithAnythingUnversionedIsNotKept() async {
+        let versions = Versions()
+        let kept = KeptAnswers(capacity: 1 << 16)
+        let cases: [(String, SectionController, ReadStamp?)] = [
+            ("a card with no cache key", Card(keys: ["alerts:1"], cacheKey: nil), ReadStamp()),
+            ("a card that fell back", FailingSection(id: "alerts", title: "Alerts", cacheKey: "k"), ReadStamp()),
+            ("a visitor read unstamped", Card(keys: ["alerts:1"], cacheKey: "k"), nil),
+        ]
+        for (name, card, visitor) in cases {
+            let page = await loaded([card], versions)
+            var basis = KeptAnswers.Basis()
+            basis.add(visitor)
+            basis.add(card: page.children[0])
+            kept.keep(tag: "\"t\"", user: nil, basis: basis, for: name)
+            #expect(kept.standing(name, versions: versions) == nil, "\(name) is not kept")
+        }
+        let page = await loaded([Card(keys: [], cacheKey: "pure")], versions)
+        var basis = KeptAnswers.Basis()
+        basis.add(card: page.children[0])
+        kept.keep(tag: "\"t\"", user: nil, basis: basis, for: "pure")
+        #expect(kept.standing("pure", versions: versions) != nil, "a card of no live data, its key saying everything, is kept")
+    }
+}

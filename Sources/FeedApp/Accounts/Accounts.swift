@@ -1,4 +1,5 @@
 import HTTPServer
+import Sectional
 import SectionalSecurity
 import SectionalServer
 
@@ -81,12 +82,12 @@ struct Accounts: SignIn {
             let now = now()
             switch state(of: session, at: now, renewing: renewing) {
             case .expired:
-                try await store.deleteSession(tokenHash: hash)
+                _ = try await store.deleteSession(tokenHash: hash)  // its stamp expired with it
                 return nil
             case .dueTouch: try await store.touchSession(tokenHash: hash, now: now)
             case .current: break
             }
-            return Self.visitor(session.user, session: hash)
+            return Self.visitor(session.user, session: hash, readAt: readAt(session, now: now))
         } catch let error as HTTPError {
             throw error
         } catch is CancellationError {
@@ -100,8 +101,22 @@ struct Accounts: SignIn {
     }
 
     /// `user`, named by their id in logs and live limits; `session` is the session's stored hash, `nil` for an API token.
-    static func visitor(_ user: User, session: String?) -> SignedIn<User> {
-        SignedIn(user: user, name: user.id.description, session: session)
+    static func visitor(_ user: User, session: String?, readAt: ReadStamp? = nil) -> SignedIn<User> {
+        SignedIn(user: user, name: user.id.description, session: session, readAt: readAt)
+    }
+
+    /// What the session was read at: the version of its user's sign-in
+    /// data, holding until its next renewal is due or its lifetime ends.
+    /// (An API token's visit is not stamped: it is looked up every time.)
+    private func readAt(_ session: StoredSession, now: Int) -> ReadStamp {
+        let holds = min(session.createdAt + lifetimeSeconds, session.lastSeenAt + touchSeconds) - now
+        return ReadStamp([(.signIn(of: session.user.id), session.version)], expires: .now + .seconds(max(0, holds)))
+    }
+
+    /// The session cookie's token or the bearer token, as sent; `""` for neither.
+    func credential(in request: Request) -> String? {
+        if let bearer = request.bearerToken { return "Bearer " + bearer }
+        return cookie.value(in: request) ?? ""
     }
 
     /// The hash of the session token the request's cookie carries, if it carries a well-formed one.
@@ -145,7 +160,8 @@ struct Accounts: SignIn {
     // MARK: Signing in and out
 
     enum SignInOutcome {
-        case signedIn(SignedIn<User>, token: String)
+        /// `change`: the sessions the user holds changed, to announce.
+        case signedIn(SignedIn<User>, token: String, change: LiveHub.Change)
         case refused
         case limited(retryAfter: Int)
         /// Too many passwords being checked at once: try again in a moment.
@@ -226,14 +242,15 @@ struct Accounts: SignIn {
             attemptsBefore: now - seconds(settings.failureWindow))
         let token = SecretToken.generate()
         let tokenHash = SecretToken.hash(token)
-        try await store.createSession(tokenHash: tokenHash, user: user.id, now: now, keepingAtMost: settings.sessionsPerUser)
-        return .signedIn(Self.visitor(user, session: tokenHash), token: token)
+        let change = try await store.createSession(tokenHash: tokenHash, user: user.id, now: now, keepingAtMost: settings.sessionsPerUser)
+        return .signedIn(Self.visitor(user, session: tokenHash), token: token, change: change)
     }
 
     /// Ends the request's session on the server.
-    func signOut(_ request: Request) async throws {
-        guard let token = cookie.value(in: request), SecretToken.isWellFormed(token) else { return }
-        try await store.deleteSession(tokenHash: SecretToken.hash(token))
+    /// - Returns: the change to its user's sign-in data, to announce; `nil` when it had none.
+    func signOut(_ request: Request) async throws -> LiveHub.Change? {
+        guard let token = cookie.value(in: request), SecretToken.isWellFormed(token) else { return nil }
+        return try await store.deleteSession(tokenHash: SecretToken.hash(token))
     }
 
     /// The `Set-Cookie` value of a new session.

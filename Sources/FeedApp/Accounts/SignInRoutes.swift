@@ -41,9 +41,11 @@ struct SignInRoutes: Sendable {
             return page.response(status: .badRequest)
         }
         switch try await accounts.signIn(name: field("name"), password: field("password"), from: accounts.clientAddress(of: request)) {
-        case .signedIn(_, let token):
+        case .signedIn(_, let token, let change):
+            live?.announce(change)
             // A new session id at every sign-in: a session planted before it is worth nothing.
-            try await accounts.signOut(request)
+            let ended = try await accounts.signOut(request)
+            live?.announce(ended)
             var response = Response.seeOther(next)
             response.headers.add("Set-Cookie", accounts.sessionCookie(token, for: request))
             return response
@@ -67,7 +69,9 @@ struct SignInRoutes: Sendable {
 
     func signOut(_ form: SignedInForm<User>) async throws -> Response {
         let request = form.request
-        try await accounts.signOut(request)
+        // Announced before the answer: a page kept for the session stops standing here at once.
+        let ended = try await accounts.signOut(request)
+        live?.announce(ended)
         live?.closeSession(form.session)
         var response = Response.seeOther(SignInPage.path + "?notice=signed-out")
         response.headers.add("Set-Cookie", accounts.cookie.clearing(secure: accounts.isSecure(request)))

@@ -1,9 +1,13 @@
+import SectionalServer
+
 /// A signed-in visit: whose it is, and since when.
 public struct StoredSession: Sendable, Equatable {
     public var user: User
     /// Unix seconds.
     public var createdAt: Int
     public var lastSeenAt: Int
+    /// The version of the user's sign-in data (`LiveKey.signIn(of:)`) as the session was read.
+    public var version: Int
 }
 
 /// An API token as `feed-server token list` shows it; never the token itself.
@@ -29,10 +33,12 @@ public protocol AccountStore: Sendable {
 
     /// Stores a new session, and ends the user's least recently used ones
     /// beyond `keepingAtMost` (the new one included).
-    func createSession(tokenHash: String, user: UserID, now: Int, keepingAtMost: Int) async throws
+    /// - Returns: the change to the user's sign-in data, to announce.
+    func createSession(tokenHash: String, user: UserID, now: Int, keepingAtMost: Int) async throws -> LiveHub.Change
     func session(tokenHash: String) async throws -> StoredSession?
     func touchSession(tokenHash: String, now: Int) async throws
-    func deleteSession(tokenHash: String) async throws
+    /// - Returns: the change to its user's sign-in data, to announce; `nil` when there was no such session.
+    func deleteSession(tokenHash: String) async throws -> LiveHub.Change?
     /// Deletes sessions created before `createdBefore` or last seen before
     /// `seenBefore`, and sign-in attempts counted before `attemptsBefore`.
     func deleteExpired(sessionsCreatedBefore createdBefore: Int, seenBefore: Int, attemptsBefore: Int) async throws

@@ -206,5 +206,8 @@ extension AppData {
             [([], pool.statistics.secondsWaited)]
         }
         registry.gauge("sectional_db_pool_jobs_total", "Database work started.") { [([], Double(pool.statistics.jobsStarted))] }
+        registry.gauge("sectional_db_reads_total", "Database reads asked for, on a pool thread or the request's.") {
+            [([], Double(pool.statistics.reads))]
+        }
     }
 }

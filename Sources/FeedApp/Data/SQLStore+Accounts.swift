@@ -1,4 +1,6 @@
+import Sectional
 import SectionalSQL
+import SectionalServer
 
 extension SQLStore: AccountStore {
     public func user(named name: String) async throws -> (user: User, passwordHash: String?)? {
@@ -29,7 +31,7 @@ extension SQLStore: AccountStore {
         }
     }
 
-    public func createSession(tokenHash: String, user: UserID, now: Int, keepingAtMost: Int) async throws {
+    public func createSession(tokenHash: String, user: UserID, now: Int, keepingAtMost: Int) async throws -> LiveHub.Change {
         try await pool.write { db in
             try db.execute(
                 "INSERT INTO sessions (token_hash, user_id, created_at, last_seen_at) VALUES ($1, $2, $3, $3)",
@@ -41,6 +43,7 @@ extension SQLStore: AccountStore {
                     ORDER BY last_seen_at DESC, created_at DESC LIMIT $3)
                 """,
                 [.int(user.rawValue), .text(tokenHash), .int(max(0, keepingAtMost - 1))])
+            return try LiveVersions.change(of: .signIn(of: user), in: db)
         }
     }
 
@@ -48,13 +51,15 @@ extension SQLStore: AccountStore {
         try await pool.read { db in
             try db.query(
                 """
-                SELECT u.id, u.name, u.display_name, s.created_at, s.last_seen_at
+                SELECT u.id, u.name, u.display_name, s.created_at, s.last_seen_at,
+                    (SELECT version FROM live_versions WHERE key = CAST($2 AS TEXT) || CAST(u.id AS TEXT))
                 FROM sessions s JOIN users u ON u.id = s.user_id WHERE s.token_hash = $1
-                """, [.text(tokenHash)]
+                """, [.text(tokenHash), .text(LiveData.sessions.kind + ":")]
             ).first.map { row throws(SQLError) in
+                // The version in the same statement as the session: one snapshot, so a change after it is never stamped as seen.
                 StoredSession(
                     user: User(id: UserID(try row.int(0)), name: try row.text(1), displayName: try row.text(2)), createdAt: try row.int(3),
-                    lastSeenAt: try row.int(4))
+                    lastSeenAt: try row.int(4), version: try row.optionalInt(5) ?? 0)
             }
         }
     }
@@ -65,8 +70,13 @@ extension SQLStore: AccountStore {
         }
     }
 
-    public func deleteSession(tokenHash: String) async throws {
-        try await pool.write { db in try db.execute("DELETE FROM sessions WHERE token_hash = $1", [.text(tokenHash)]) }
+    public func deleteSession(tokenHash: String) async throws -> LiveHub.Change? {
+        try await pool.write { db in
+            guard let row = try db.query("DELETE FROM sessions WHERE token_hash = $1 RETURNING user_id", [.text(tokenHash)]).first else {
+                return nil
+            }
+            return try LiveVersions.change(of: .signIn(of: UserID(try row.int(0))), in: db)
+        }
     }
 
     public func deleteExpired(sessionsCreatedBefore createdBefore: Int, seenBefore: Int, attemptsBefore: Int) async throws {

@@ -71,28 +71,37 @@ public final class SQLStore: FeedStore, DayStore, LayoutStore, Sendable {
 
     // MARK: Layouts
 
-    public func savedLayout(of user: UserID, page: String) async throws -> [SectionID]? {
-        try await pool.read { db in
-            try db.query("SELECT sections FROM layouts WHERE user_id = $1 AND page = $2", [.int(user.rawValue), .text(page)]).first.map {
-                row throws(SQLError) in try row.text(0).split(separator: ",").map { SectionID(String($0)) }
-            }
+    public func savedLayout(of user: UserID, page: String) async throws -> SavedLayout {
+        let key = LiveKey.layouts(of: user)
+        return try await pool.read { db in
+            // The version in the same statement as the layout, saved or not: one snapshot.
+            let row = try db.query(
+                """
+                SELECT (SELECT sections FROM layouts WHERE user_id = $1 AND page = $2),
+                    (SELECT version FROM live_versions WHERE key = $3)
+                """, [.int(user.rawValue), .text(page), .text(key.description)]
+            ).first
+            let sections = row?.optionalText(0).map { $0.split(separator: ",").map { SectionID(String($0)) } }
+            return SavedLayout(sections, readAt: ReadStamp([(key, try row?.optionalInt(1) ?? 0)]))
         }
     }
 
-    public func saveLayout(_ sections: [SectionID], of user: UserID, page: String) async throws {
+    public func saveLayout(_ sections: [SectionID], of user: UserID, page: String) async throws -> LiveHub.Change {
         let list = sections.map(\.rawValue).joined(separator: ",")
-        try await pool.write { db in
+        return try await pool.write { db in
             try db.execute(
                 """
                 INSERT INTO layouts (user_id, page, sections) VALUES ($1, $2, $3)
                 ON CONFLICT (user_id, page) DO UPDATE SET sections = excluded.sections
                 """, [.int(user.rawValue), .text(page), .text(list)])
+            return try LiveVersions.change(of: .layouts(of: user), in: db)
         }
     }
 
-    public func resetLayout(of user: UserID, page: String) async throws -> Bool {
+    public func resetLayout(of user: UserID, page: String) async throws -> LiveHub.Change? {
         try await pool.write { db in
-            try !db.query("DELETE FROM layouts WHERE user_id = $1 AND page = $2 RETURNING user_id", [.int(user.rawValue), .text(page)]).isEmpty
+            let removed = try db.query("DELETE FROM layouts WHERE user_id = $1 AND page = $2 RETURNING user_id", [.int(user.rawValue), .text(page)])
+            return removed.isEmpty ? nil : try LiveVersions.change(of: .layouts(of: user), in: db)
         }
     }
 

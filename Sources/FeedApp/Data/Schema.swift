@@ -109,5 +109,6 @@ enum Schema {
         LiveVersions.migration(5),
         LiveVersions.orderMigration(6),
         LiveVersions.triggers(7, on: LiveData.tables),
+        LiveVersions.triggers(8, on: LiveData.frameTables),
     ]
 }

@@ -63,12 +63,12 @@ struct FeedPage: ComposedPage {
         SiteHeader(active: name, account: visitor.map { AccountMenu($0, formGuard: formGuard) })
     }
 
-    func savedLayout(for context: Context) async -> [SectionID]? {
+    func savedLayout(for context: Context) async -> SavedLayout {
         do {
             return try await layouts.savedLayout(of: context.forms.user, page: name)
         } catch {
             logger.warning("feed: the saved layout could not be read, showing the defaults: \(error)")
-            return nil
+            return SavedLayout(nil, readAt: nil)
         }
     }
 

@@ -39,10 +39,11 @@ extension SectionLoad {
 
 /// Each user's saved composition of a page.
 public protocol LayoutStore: Sendable {
-    /// The sections the user saved for `page`, in order; `nil` when none are saved.
-    func savedLayout(of user: UserID, page: String) async throws -> [SectionID]?
-    /// Replaces the user's layout of `page`.
-    func saveLayout(_ sections: [SectionID], of user: UserID, page: String) async throws
-    /// Forgets the user's layout of `page`. - Returns: whether there was one.
-    func resetLayout(of user: UserID, page: String) async throws -> Bool
+    /// The sections the user saved for `page`, in order (`nil` when none
+    /// are saved), stamped with the version of their layouts.
+    func savedLayout(of user: UserID, page: String) async throws -> SavedLayout
+    /// Replaces the user's layout of `page`. - Returns: the change, to announce.
+    func saveLayout(_ sections: [SectionID], of user: UserID, page: String) async throws -> LiveHub.Change
+    /// Forgets the user's layout of `page`. - Returns: the change, to announce; `nil` when there was none.
+    func resetLayout(of user: UserID, page: String) async throws -> LiveHub.Change?
 }

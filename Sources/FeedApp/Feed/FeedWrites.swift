@@ -62,16 +62,17 @@ struct FeedWrites: Sendable {
         } catch {
             throw HTTPError(.badRequest, error.description)
         }
-        if plan.sectionIDs == sections.defaultIDs {
-            _ = try await layouts.resetLayout(of: user, page: "feed")
-        } else {
-            try await layouts.saveLayout(plan.sectionIDs, of: user, page: "feed")
-        }
+        // Written first, then announced: with no hub, `live?.announce(try await …)` would skip the write.
+        let change =
+            plan.sectionIDs == sections.defaultIDs
+            ? try await layouts.resetLayout(of: user, page: "feed") : try await layouts.saveLayout(plan.sectionIDs, of: user, page: "feed")
+        live?.announce(change)
         return .seeOther("/feed?notice=layout-saved")
     }
 
     func resetLayout(_ form: SignedInForm<User>) async throws -> Response {
-        _ = try await layouts.resetLayout(of: form.visitor.user.id, page: "feed")
+        let change = try await layouts.resetLayout(of: form.visitor.user.id, page: "feed")
+        live?.announce(change)
         return .seeOther("/feed?notice=layout-reset")
     }
 

@@ -25,7 +25,7 @@ public final class SectionCache: Sendable {
 
     /// The most the entries may hold, in bytes.
     public let capacity: Int
-    private let state: Mutex<LeastRecentlyUsed>
+    private let state: Mutex<LeastRecentlyUsed<[UInt8]>>
 
     /// A cache of at most `capacity` bytes; 0 keeps nothing.
     public init(capacity: Int) {
@@ -57,80 +57,4 @@ public final class SectionCache: Sendable {
 
     /// Whether content of `count` bytes under `key` could be kept at all: if not, it is not copied out to be offered.
     func couldKeep(_ count: Int, under key: String) -> Bool { Self.size(of: key, contentBytes: count) <= capacity }
-}
-
-/// Entries in order of use, in a list from the newest to the oldest; the
-/// dictionary holds them, the list only points at them.
-private struct LeastRecentlyUsed: ~Copyable {
-    final class Entry {
-        let key: String
-        var content: [UInt8]
-        var size: Int
-        unowned(unsafe) var older: Entry?
-        unowned(unsafe) var newer: Entry?
-
-        init(key: String, content: [UInt8], size: Int) {
-            self.key = key
-            self.content = content
-            self.size = size
-        }
-    }
-
-    var entries: [String: Entry] = [:]
-    unowned(unsafe) var newest: Entry?
-    unowned(unsafe) var oldest: Entry?
-    var statistics = SectionCache.Statistics()
-
-    mutating func take(_ key: String) -> [UInt8]? {
-        guard let entry = entries[key] else {
-            statistics.misses += 1
-            return nil
-        }
-        statistics.hits += 1
-        touch(entry)
-        return entry.content
-    }
-
-    mutating func put(_ key: String, _ content: [UInt8], size: Int, capacity: Int) {
-        if let entry = entries[key] {
-            statistics.bytes += size - entry.size
-            entry.content = content
-            entry.size = size
-            touch(entry)
-        } else {
-            let entry = Entry(key: key, content: content, size: size)
-            entries[key] = entry
-            pushNewest(entry)
-            statistics.bytes += size
-            statistics.entries += 1
-        }
-        while statistics.bytes > capacity, let oldest {
-            unlink(oldest)
-            statistics.bytes -= oldest.size
-            statistics.entries -= 1
-            statistics.evictions += 1
-            entries[oldest.key] = nil  // last: the dictionary's reference is the one that keeps it
-        }
-    }
-
-    private mutating func touch(_ entry: Entry) {
-        guard entry !== newest else { return }
-        unlink(entry)
-        pushNewest(entry)
-    }
-
-    private mutating func pushNewest(_ entry: Entry) {
-        entry.older = newest
-        entry.newer = nil
-        newest?.newer = entry
-        newest = entry
-        if oldest == nil { oldest = entry }
-    }
-
-    private mutating func unlink(_ entry: Entry) {
-        if let newer = entry.newer { newer.older = entry.older } else { newest = entry.older }
-        if let older = entry.older { older.newer = entry.newer } else { oldest = entry.newer }
-        entry.older = nil
-        entry.newer = nil
-    }
 }

@@ -1,0 +1,19 @@
+/// The versions of the live data something was read at, and when it stops
+/// holding whatever the data does: read again while every version stands
+/// and before `expires`, it would read the same. A sign-in's session and a
+/// saved layout carry one, so that an answer made from them can be
+/// confirmed later (`KeptAnswers`) without reading them again.
+public struct ReadStamp: Sendable {
+    /// Each key read, with its version as it was read: in the same statement
+    /// as the data, or before it, never after (a change in between must not
+    /// be stamped as seen).
+    public var versions: [(key: LiveKey, version: Int)]
+    /// When it stops holding anyway, e.g. when a session idles out; `nil`: never.
+    public var expires: ContinuousClock.Instant?
+
+    /// What was read at `versions`, holding until `expires`.
+    public init(_ versions: [(key: LiveKey, version: Int)] = [], expires: ContinuousClock.Instant? = nil) {
+        self.versions = versions
+        self.expires = expires
+    }
+}

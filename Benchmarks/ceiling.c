@@ -22,8 +22,9 @@
  *   TARGET   the request target as sent, query included: /feed?sections=a,b
  *   BODY     a file with the response body
  *   HEADERS  a file of "Name: value" lines (as curl -D writes them; the status
- *            line and Date, Content-Length, Connection, Transfer-Encoding and
- *            Keep-Alive are skipped, since libmicrohttpd writes those)
+ *            line gives the status, 200 without one; Date, Content-Length,
+ *            Connection, Transfer-Encoding and Keep-Alive are skipped, since
+ *            libmicrohttpd writes those)
  *
  * Prints "ceiling: listening on http://127.0.0.1:PORT/" on standard error once
  * it answers (--port 0, the default, picks a free port). Any other target gets
@@ -54,6 +55,7 @@
 struct route {
     const char *target;
     struct MHD_Response *response;
+    unsigned int status;
     char *body;
     char pending;
     char ready;
@@ -100,9 +102,10 @@ static int header_is_written_by_mhd(const char *name)
     return 0;
 }
 
-/* Adds each "Name: value" line of the file to the response. */
-static void add_headers(struct MHD_Response *response, const char *path)
+/* Adds each "Name: value" line of the file to the response; returns the status line's code, 200 without one. */
+static unsigned int add_headers(struct MHD_Response *response, const char *path)
 {
+    unsigned int status = MHD_HTTP_OK;
     size_t size;
     char *text = read_file(path, &size);
     text = realloc(text, size + 1);
@@ -112,7 +115,13 @@ static void add_headers(struct MHD_Response *response, const char *path)
     char *save = NULL;
     for (char *line = strtok_r(text, "\r\n", &save); line != NULL; line = strtok_r(NULL, "\r\n", &save)) {
         char *colon = strchr(line, ':');
-        if (strncmp(line, "HTTP/", 5) == 0 || colon == NULL)
+        if (strncmp(line, "HTTP/", 5) == 0) {
+            const char *code = strchr(line, ' ');
+            if (code != NULL)
+                status = (unsigned int)strtoul(code + 1, NULL, 10);
+            continue;
+        }
+        if (colon == NULL)
             continue;
         *colon = '\0';
         char *value = colon + 1;
@@ -124,6 +133,7 @@ static void add_headers(struct MHD_Response *response, const char *path)
             die("header refused", line);
     }
     free(text);
+    return status;
 }
 
 static void add_route(const char *target, const char *body_path, const char *headers_path)
@@ -137,7 +147,7 @@ static void add_route(const char *target, const char *body_path, const char *hea
     route->response = MHD_create_response_from_buffer(size, route->body, MHD_RESPMEM_PERSISTENT);
     if (route->response == NULL)
         die("cannot create a response for", target);
-    add_headers(route->response, headers_path);
+    route->status = add_headers(route->response, headers_path);
 }
 
 static void *request_started(void *cls, const char *uri, struct MHD_Connection *connection)
@@ -187,8 +197,7 @@ static enum MHD_Result answer(void *cls, struct MHD_Connection *connection, cons
         *upload_data_size = 0;
         return MHD_YES;
     }
-    return MHD_queue_response(connection, route == &not_found ? MHD_HTTP_NOT_FOUND : MHD_HTTP_OK,
-                              route->response);
+    return MHD_queue_response(connection, route == &not_found ? MHD_HTTP_NOT_FOUND : route->status, route->response);
 }
 
 int main(int argc, char **argv)

@@ -112,11 +112,12 @@ public final class LiveHub: LiveVersionSource {
     /// The version of `key`; 0 before any change.
     public func version(of key: LiveKey) -> Int { state.withLock { $0.versions[key] ?? 0 } }
 
-    /// A section's version: the sum of its keys' versions, which grows whenever any of them does.
-    public static func version(of keys: Set<LiveKey>, in hub: LiveHub) -> Int { keys.reduce(0) { $0 + hub.version(of: $1) } }
-
-    /// A section's version (`version(of:in:)`), for the cards of a page.
-    public func version(of keys: Set<LiveKey>) -> Int { Self.version(of: keys, in: self) }
+    /// A section's version: the sum of its keys' versions, which grows
+    /// whenever any of them does. Read under one lock: a page and a `304`
+    /// read several at once.
+    public func version(of keys: Set<LiveKey>) -> Int {
+        state.withLock { state in keys.reduce(0) { $0 + (state.versions[$1] ?? 0) } }
+    }
 
     /// Streams open now.
     public var openStreams: Int { state.withLock { $0.subscribers.count } }

@@ -16,7 +16,7 @@ struct LiveStream<Page: ComposedPage>: Sendable {
     static var stalledBeats: Int { 2 }
 
     func open(_ request: Request) async throws(HTTPError) -> Response {
-        var made = PageRoutes<Page>.Made()
+        var made = AnswerMaking(keeping: false)
         let (context, plan) = try await routes.compose(request, for: .script, made: &made)
         let visit = made.visit
         let live = routes.makePage(plan: plan, context: context).children.filter { !$0.liveKeys.isEmpty }
@@ -124,7 +124,7 @@ struct LiveStream<Page: ComposedPage>: Sendable {
             }
         }
 
-        private func version(of keys: Set<LiveKey>) -> Int { LiveHub.version(of: keys, in: hub) }
+        private func version(of keys: Set<LiveKey>) -> Int { hub.version(of: keys) }
 
         /// The visitor's context as a request would make it now; `nil` once
         /// they are signed out or their session ended. Not their activity:

@@ -2,29 +2,15 @@ import HTTPServer
 import Sectional
 
 extension PageRoutes {
-    /// Who an answer is for and what it is made from so far: its visitor's
-    /// stamp, its layout's, then its cards'.
-    struct Made {
-        var visit = Visit.nobody
-        var basis = KeptAnswers.Basis()
-    }
-
-    /// The three answers a page gives, each kept apart.
-    enum AnswerKind: String {
-        case page, fragment, description
-    }
-
     /// A `304` for a request that names the tag of an answer still standing:
     /// sent before anything is read, loaded or rendered. `nil` for anything
     /// else, which the route answers in full.
     func unchangedAnswer(_ kind: AnswerKind, to request: Request) -> Response? {
-        guard let keptAnswers, let hub = site.live, let asked = request.headers["If-None-Match"], let key = answerKey(kind, request),
-            let answer = keptAnswers.standing(key, versions: hub), EntityTag.matches(asked, answer.tag)
+        guard let memos, let asked = request.headers["If-None-Match"], let key = answerKey(kind, request),
+            let answer = memos.answers.standing(key, versions: memos.versions), EntityTag.matches(asked, answer.tag)
         else { return nil }
-        var headers = kind == .description ? Response.jsonHeaders : site.htmlHeaders
-        headers.add("Vary", kind == .description ? Self.descriptionVaries : "Cookie")
+        var headers = kind == .description ? notModifiedHeaders.description : notModifiedHeaders.html
         headers.add("ETag", answer.tag)
-        headers["Cache-Control"] = Self.revalidatedCacheControl
         var response = Response(status: .notModified, headers: headers, body: .bytes([]))
         response.logUser = answer.user
         return response
@@ -33,26 +19,127 @@ extension PageRoutes {
     /// `response`, its tag kept with what it was made from (`made` and
     /// `cards`) when that is versioned throughout.
     func keeping(
-        _ response: consuming Response, _ kind: AnswerKind, _ request: Request, _ made: Made, cards: some Sequence<SectionController>
+        _ response: consuming Response, _ kind: AnswerKind, _ request: Request, _ made: AnswerMaking, cards: some Sequence<SectionController>
     ) -> Response {
-        if let keptAnswers, response.status == .ok || response.status == .notModified, let tag = response.headers["ETag"],
+        if let memos, response.status == .ok || response.status == .notModified, let tag = response.headers["ETag"],
             let key = answerKey(kind, request)
         {
             var basis = made.basis
             for card in cards { basis.add(card: card) }
-            keptAnswers.keep(tag: tag, user: made.visit.name, basis: basis, for: key)
+            memos.answers.keep(KeptAnswer(tag: tag, user: made.visit.name), basis: basis, for: key)
         }
         return consume response  // `Response` says why
     }
 
-    /// What a kept answer is found under: its kind, the request's path and
-    /// query, and the credential it carries (`SignIn.credential(in:)`);
-    /// `nil` when the sign-in cannot tell the credential.
-    private func answerKey(_ kind: AnswerKind, _ request: Request) -> String? {
-        guard let credential = signIn == nil ? "" : signIn?.credential(in: request) else { return nil }
-        var parts = [kind.rawValue, request.path]
-        for item in request.query { parts += [item.name, item.value] }
-        parts.append(credential)
-        return SectionController.cacheKey(parts)
+    /// The fields of a `304` but its tag, made once: as the answer in full
+    /// would have them (`validated(_:for:varying:)`).
+    static func notModifiedHeaders(html: HTTPHeaders) -> (html: HTTPHeaders, description: HTTPHeaders) {
+        func made(_ headers: HTTPHeaders, varying: String) -> HTTPHeaders {
+            var headers = headers
+            headers.add("Vary", varying)
+            headers["Cache-Control"] = revalidatedCacheControl
+            return headers
+        }
+        return (made(html, varying: "Cookie"), made(Response.jsonHeaders, varying: descriptionVaries))
     }
+
+    /// The key of `request`'s answer; `nil` when the sign-in cannot tell its credential.
+    func answerKey(_ kind: AnswerKind, _ request: Request) -> AnswerKey? {
+        guard let credential = credential(in: request) else { return nil }
+        return AnswerKey(kind: kind, path: request.path, query: request.query, credential: credential)
+    }
+
+    /// What says who sends `request`: `""` on a site without sign-in; `nil` when its sign-in cannot tell.
+    func credential(in request: Request) -> String? { signIn == nil ? "" : signIn?.credential(in: request) }
+
+    /// Who sent `request`: as kept for its credential while that stands,
+    /// else as the sign-in reads them, then kept.
+    func knownVisit(_ request: Request, _ signIn: any SignIn, renewing: Bool) async throws(HTTPError) -> Visit {
+        let credential = memos == nil ? nil : credential(in: request)
+        if let memos, let credential, let kept = memos.visits.standing(credential, versions: memos.versions) { return kept }
+        let visit = try await signIn.visit(for: request, renewing: renewing)
+        if let memos, let credential {
+            var basis = AnswerBasis()
+            basis.add(visit.readAt)
+            memos.visits.keep(visit, basis: basis, for: credential)
+        }
+        return visit
+    }
+
+    /// The layout `request` is composed on: as kept for the same request and
+    /// credential while it stands, else as the page reads it, then kept.
+    func knownLayout(_ request: Request, _ context: Page.Context) async -> SavedLayout {
+        let key = memos == nil ? nil : answerKey(.page, request)
+        if let memos, let key, let kept = memos.layouts.standing(key, versions: memos.versions) { return kept }
+        let layout = await page.savedLayout(for: context)
+        if let memos, let key {
+            var basis = AnswerBasis()
+            basis.add(layout.readAt)
+            memos.layouts.keep(layout, basis: basis, for: key)
+        }
+        return layout
+    }
+}
+
+/// Who an answer is for and what it is made from so far: its visitor's
+/// stamp, its layout's, then its cards'.
+struct AnswerMaking {
+    var visit: Visit
+    var basis: AnswerBasis
+
+    init(visit: Visit = .nobody, basis: AnswerBasis) {
+        self.visit = visit
+        self.basis = basis
+    }
+
+    /// Nobody yet, nothing gathered; gathering nothing at all when `keeping`
+    /// is false (routes that keep nothing).
+    init(keeping: Bool) { self.init(basis: AnswerBasis(keeping: keeping)) }
+}
+
+/// The three answers a page gives, each kept apart.
+enum AnswerKind: String {
+    case page, fragment, description
+}
+
+/// An answer's tag, kept (`PageMemos.answers`), and who it was for, for the access log.
+struct KeptAnswer: Sendable {
+    let tag: String
+    let user: String?
+}
+
+/// What the routes keep while the versions it was made from stand
+/// (`StampedMemo`): with them, a page whose cards are kept is made
+/// again with no database read, and a request naming the tag it was
+/// sent with is answered `304` with nothing made at all. None without
+/// the versions (a live hub) or a section cache.
+struct PageMemos: Sendable {
+    /// The tags of the answers sent whole.
+    let answers: StampedMemo<AnswerKey, KeptAnswer>
+    /// Who each credential is (`SignIn.visit(for:renewing:)`).
+    let visits: StampedMemo<String, Visit>
+    /// The saved layout each request was composed on (`ComposedPage.savedLayout(for:)`).
+    let layouts: StampedMemo<AnswerKey, SavedLayout>
+    let versions: LiveHub
+
+    /// Memos of `capacity` bytes in all, for a site with `versions`.
+    init(capacity: Int, versions: LiveHub) {
+        answers = StampedMemo(capacity: capacity / 2) { key, answer in key.size + answer.tag.utf8.count + 32 }
+        visits = StampedMemo(capacity: capacity / 4) { credential, _ in credential.utf8.count + 256 }
+        layouts = StampedMemo(capacity: capacity / 4) { key, layout in key.size + 32 * (layout.sections?.count ?? 0) }
+        self.versions = versions
+    }
+}
+
+/// What a kept answer is found under: its kind, the request's path and
+/// query, and the credential it carries (`SignIn.credential(in:)`).
+/// Compared field by field, not joined into one string: every
+/// conditional request makes one, and joining cost 4,000 instructions.
+struct AnswerKey: Hashable, Sendable {
+    let kind: AnswerKind
+    let path: String
+    let query: [QueryItem]
+    let credential: String
+
+    var size: Int { path.utf8.count + credential.utf8.count + query.reduce(0) { $0 + $1.name.utf8.count + $1.value.utf8.count + 32 } + 64 }
 }

@@ -29,10 +29,11 @@ final class PageRoutes<Page: ComposedPage>: Sendable {
     private let documentTitle: String
     /// The site's head, with the framework's page script ahead of the app's.
     private let head: DocumentHead
-    /// The tags of answers sent, with the versions they were made at: a
-    /// request naming one that still stands is answered `304` at once.
-    /// None without the versions (a live hub) or a section cache.
-    let keptAnswers: KeptAnswers?
+    /// What is kept while the versions it was made from stand: answers'
+    /// tags, visits and layouts (`PageMemos`).
+    let memos: PageMemos?
+    /// The fields of its `304`s, but the tag.
+    let notModifiedHeaders: (html: HTTPHeaders, description: HTTPHeaders)
 
     init(page: Page, site: Site, logger: Logger) {
         self.page = page
@@ -48,10 +49,11 @@ final class PageRoutes<Page: ComposedPage>: Sendable {
         var head = site.head
         if site.linksPageScript { head.scripts.insert(SectionalScript.path, at: 0) }
         self.head = head
-        if site.live != nil, let cache = site.sectionCache, cache.capacity > 0 {
-            keptAnswers = KeptAnswers(capacity: cache.capacity / 8)
+        notModifiedHeaders = Self.notModifiedHeaders(html: site.htmlHeaders)
+        if let hub = site.live, let cache = site.sectionCache, cache.capacity > 0 {
+            memos = PageMemos(capacity: cache.capacity / 8, versions: hub)
         } else {
-            keptAnswers = nil
+            memos = nil
         }
     }
 
@@ -75,7 +77,7 @@ final class PageRoutes<Page: ComposedPage>: Sendable {
 
     private func fullPageResponse(_ request: Request) async throws(HTTPError) -> Response {
         let visit = try await visit(request, for: .browser)
-        var basis = KeptAnswers.Basis()
+        var basis = AnswerBasis(keeping: memos != nil)
         basis.add(visit.readAt)
         let visitor = visit.visitor(as: Page.User.self)
         let shell = Shell(
@@ -91,7 +93,7 @@ final class PageRoutes<Page: ComposedPage>: Sendable {
             let cards = document.page.children
             // Every card kept: nothing to wait for, so the page goes whole, with its ETag.
             if delivery == .whole || (!cards.isEmpty && cards.allSatisfy(\.isFromCache)) {
-                response = await wholePage(document, for: request, made: Made(visit: visit, basis: basis))
+                response = await wholePage(document, for: request, made: AnswerMaking(visit: visit, basis: basis))
             } else {
                 response = streamedPage(TreeHandover(document), order: delivery == .outOfOrder ? .asFinished : .pageOrder)
             }
@@ -126,7 +128,7 @@ final class PageRoutes<Page: ComposedPage>: Sendable {
     }
 
     /// The page rendered once everything is loaded, with its ETag.
-    private func wholePage(_ document: PageDocument, for request: Request, made: Made) async -> Response {
+    private func wholePage(_ document: PageDocument, for request: Request, made: AnswerMaking) async -> Response {
         var html = HTMLWriter(capacity: 16 * 1024)
         let report = await document.renderWhole(loading: site.settings.loadOptions, timingCards: site.settings.serverTiming, into: &html)
         log(report)
@@ -172,7 +174,7 @@ final class PageRoutes<Page: ComposedPage>: Sendable {
     }
 
     private func fragmentResponse(_ request: Request, _ id: SectionID) async throws(HTTPError) -> Response {
-        var made = Made()
+        var made = AnswerMaking(keeping: memos != nil)
         let (context, plan) = try await compose(request, for: .browser, made: &made)
         let (controller, section) = try fragmentTree(id, plan: plan, context: context)
         let report = await section.loadTree(site.settings.loadOptions)
@@ -219,7 +221,7 @@ final class PageRoutes<Page: ComposedPage>: Sendable {
     }
 
     private func descriptionResponse(_ request: Request) async throws(HTTPError) -> Response {
-        var made = Made()
+        var made = AnswerMaking(keeping: memos != nil)
         let (context, plan) = try await compose(request, for: .script, made: &made)
         let controller = makePage(plan: plan, context: context)
         let report = await controller.loadTree(site.settings.loadOptions)
@@ -241,7 +243,7 @@ final class PageRoutes<Page: ComposedPage>: Sendable {
     /// - Parameter renewing: whether the request is the visitor's own activity (`SignIn.visitor(for:renewing:)`).
     func visit(_ request: Request, for reader: Reader, renewing: Bool = true) async throws(HTTPError) -> Visit {
         guard let signIn else { return .nobody }
-        let visit = try await signIn.visit(for: request, renewing: renewing)
+        let visit = try await knownVisit(request, signIn, renewing: renewing)
         guard visit.name == nil, !page.isPublic else { return visit }
         switch reader {
         case .browser:
@@ -252,7 +254,7 @@ final class PageRoutes<Page: ComposedPage>: Sendable {
     }
 
     /// Who asks, the request's context, and its composition on top of the user's saved layout.
-    func compose(_ request: Request, for reader: Reader, made: inout Made) async throws(HTTPError) -> (Page.Context, CompositionPlan) {
+    func compose(_ request: Request, for reader: Reader, made: inout AnswerMaking) async throws(HTTPError) -> (Page.Context, CompositionPlan) {
         made.visit = try await visit(request, for: reader)
         made.basis.add(made.visit.readAt)
         let context = try await page.context(from: request, visitor: made.visit.visitor(as: Page.User.self))
@@ -260,10 +262,10 @@ final class PageRoutes<Page: ComposedPage>: Sendable {
     }
 
     /// The request's composition on top of the user's saved layout.
-    private func plan(_ request: Request, _ context: Page.Context, basis: inout KeptAnswers.Basis) async throws(HTTPError) -> CompositionPlan {
+    private func plan(_ request: Request, _ context: Page.Context, basis: inout AnswerBasis) async throws(HTTPError) -> CompositionPlan {
         // Read even when the query lists its sections: links back to the bare
         // page must know that it shows the saved layout.
-        let saved = await page.savedLayout(for: context)
+        let saved = await knownLayout(request, context)
         basis.add(saved.readAt)
         return try page.plan(from: request, saved: saved.sections)
     }

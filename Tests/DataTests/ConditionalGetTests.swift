@@ -80,13 +80,14 @@ struct ConditionalGetTests {
     }
 
     @Test(
-        "A tag still standing is answered 304 with nothing read or loaded: no database read, no section load",
+        "A tag still standing is answered 304 with nothing read; a page whose cards are kept is made again reading no database",
         arguments: ["/feed?stream=0", "/feed", "/feed/sections/alerts", "/api/feed/sections", "/feed?sections=recent-activity,alerts&stream=0"])
     func notModifiedWithoutReading(target: String) async throws {
         let (router, data) = try app()
         let pool = try #require(data.pool)
         let alex = Browser(InProcessClient(router))
         try await alex.signIn("alex", "alex-demo-1")
+        _ = try await alex.get("/feed?stream=0")  // the cards of the default composition kept, the description's too
         _ = try await alex.get(target)  // a streamed page goes whole, with its tag, once its cards are kept
         let tag = try #require(try await alex.get(target).headers["ETag"])
         let reads = pool.statistics.reads
@@ -95,7 +96,7 @@ struct ConditionalGetTests {
         #expect(unchanged.headers["Cache-Control"] == "private, no-cache" && unchanged.headers["Vary"]?.contains("Cookie") == true)
         #expect(pool.statistics.reads == reads, "neither the session, the layout nor a section was read")
         #expect(try await alex.get(target, headers: ["If-None-Match": "\"0000\""]).status == .ok, "another tag: the page itself")
-        #expect(pool.statistics.reads > reads)
+        #expect(pool.statistics.reads == reads, "made again from its kept cards, visitor and layout: still nothing read")
     }
 
     @Test("A tag kept for a session stops standing when the session ends: after a sign-out, here or elsewhere, the old cookie gets 303")

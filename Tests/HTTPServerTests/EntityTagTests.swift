@@ -23,5 +23,10 @@ struct EntityTagTests {
         #expect(EntityTag.matches("*", #""b""#))
         #expect(!EntityTag.matches(#""a""#, #""b""#))
         #expect(!EntityTag.matches("", #""b""#))
+        #expect(EntityTag.matches(#""b""#, #""b""#), "the one tag a browser sends back")
+        #expect(EntityTag.matches(" \t\"a\" ,,\tW/\"b\"  ", #""b""#), "spaces and tabs around each, empty items skipped")
+        #expect(EntityTag.matches("\"a\", * ", #""b""#))
+        #expect(!EntityTag.matches(#""bc", "b, "b""x"#, #""b""#), "only a whole item names a tag")
+        #expect(!EntityTag.matches("W/", #""b""#) && !EntityTag.matches(",", #""b""#) && !EntityTag.matches("**", #""b""#))
     }
 }

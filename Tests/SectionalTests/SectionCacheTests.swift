@@ -189,8 +189,8 @@ private final class FailingSection: SectionController {
     }
 }
 
-@Suite("Answers kept with the versions they were made at")
-struct KeptAnswersTests {
+@Suite("Values kept with the versions they were made from")
+struct StampedMemoTests {
     /// Versions a test sets by key; 0 for a key never changed.
     private final class Versions: LiveVersionSource, Sendable {
         let current = Mutex([LiveKey: Int]())
@@ -225,13 +225,13 @@ struct KeptAnswersTests {
         let versions = Versions()
         versions.set("signin:1", 4)
         let page = await loaded([Card(keys: ["alerts:1"], cacheKey: "k")], versions)
-        var basis = KeptAnswers.Basis()
+        var basis = AnswerBasis()
         let now = ContinuousClock.now
         basis.add(ReadStamp([("signin:1", 4)], expires: now + .seconds(60)))
         basis.add(card: page.children[0])
-        let kept = KeptAnswers(capacity: 1 << 16)
-        kept.keep(tag: "\"t\"", user: "1", basis: basis, for: "page /feed")
-        #expect(kept.standing("page /feed", versions: versions, now: now)?.tag == "\"t\"")
+        let kept = StampedMemo<String, String>(capacity: 1 << 16) { key, value in key.utf8.count + value.utf8.count }
+        kept.keep("\"t\"", basis: basis, for: "page /feed")
+        #expect(kept.standing("page /feed", versions: versions, now: now) == "\"t\"")
         #expect(kept.standing("page /feed?x", versions: versions, now: now) == nil, "another request")
         #expect(kept.standing("page /feed", versions: versions, now: now + .seconds(60)) == nil, "the session is due its renewal")
         versions.set("alerts:1", 1)
@@ -243,7 +243,7 @@ struct KeptAnswersTests {
 
     @Test func anAnswerWithAnythingUnversionedIsNotKept() async {
         let versions = Versions()
-        let kept = KeptAnswers(capacity: 1 << 16)
+        let kept = StampedMemo<String, String>(capacity: 1 << 16) { key, value in key.utf8.count + value.utf8.count }
         let cases: [(String, SectionController, ReadStamp?)] = [
             ("a card with no cache key", Card(keys: ["alerts:1"], cacheKey: nil), ReadStamp()),
             ("a card that fell back", FailingSection(id: "alerts", title: "Alerts", cacheKey: "k"), ReadStamp()),
@@ -251,16 +251,16 @@ struct KeptAnswersTests {
         ]
         for (name, card, visitor) in cases {
             let page = await loaded([card], versions)
-            var basis = KeptAnswers.Basis()
+            var basis = AnswerBasis()
             basis.add(visitor)
             basis.add(card: page.children[0])
-            kept.keep(tag: "\"t\"", user: nil, basis: basis, for: name)
+            kept.keep("\"t\"", basis: basis, for: name)
             #expect(kept.standing(name, versions: versions) == nil, "\(name) is not kept")
         }
         let page = await loaded([Card(keys: [], cacheKey: "pure")], versions)
-        var basis = KeptAnswers.Basis()
+        var basis = AnswerBasis()
         basis.add(card: page.children[0])
-        kept.keep(tag: "\"t\"", user: nil, basis: basis, for: "pure")
+        kept.keep("\"t\"", basis: basis, for: "pure")
         #expect(kept.standing("pure", versions: versions) != nil, "a card of no live data, its key saying everything, is kept")
     }
 }

@@ -50,7 +50,10 @@ reference-server against the same page rendered in plain C per request
     alive; then, for /feed, /feed/sections/balances and /api/feed/sections,
     the same ABBA runs as step 4 after a warm-up of WARMUP seconds: per
     server requests/s, p99, CPU per request and context switches per request
-    (which show threads handing work over).
+    (which show threads handing work over). Then /feed with feed-server's
+    section cache on: warm (every section kept) against the C server; cold
+    (a cache too small to keep a card) against the cache off; and asked
+    again with its ETag, the 304 against the ceiling answering the same 304.
  5b. PostgreSQL: /feed on a new database of the throw-away PostgreSQL
     that `make bench` starts (scripts/with-postgres.sh) against the same
     page on a fresh SQLite file, ABBA; budgets: at most 2.5x SQLite's CPU
@@ -204,12 +207,14 @@ class Settings:
 class Contender:
     """A server under load: what it is called in results, its port, the
     cookie its requests carry, and the size of its answer for the target
-    (wrk's answers must average at least 90% of it)."""
+    (wrk's answers must average at least 90% of it); its requests carry
+    `headers` too."""
 
     key: str
     server: Server
     cookie: str | None
     answer_size: int
+    headers: tuple[str, ...] = ()
 
 
 # --- 1. tools and builds ------------------------------------------------------------
@@ -314,7 +319,7 @@ def measured_run(settings: Settings, contender: Contender, target: str, duration
     pid = contender.server.pid
     (user_before, system_before), switches_before = harness.cpu_times(pid), harness.context_switches(pid)
     fields = harness.wrk(contender.server.port, duration, "report.lua", target, cookie=contender.cookie,
-                         connections=settings.connections)
+                         connections=settings.connections, headers=contender.headers)
     user_after, system_after = harness.cpu_times(pid)
     system = system_after - system_before
     cpu = user_after - user_before + system
@@ -557,8 +562,44 @@ def sqlite_phase(settings: Settings, binary: Path) -> tuple[dict, str]:
     cold = cold_cache_runs(settings, binary, feed, cookie, answers["/feed"][0])
     feed.stop()
     c.stop()
+    unchanged = not_modified_runs(settings, binary, cookie)
     return {"file": str(SQLITE_FILE), "threads": settings.threads, "byte_identical": SQLITE_CHECKED,
-            "rss_kb_at_end": rss, "routes": routes, "warm_cache": warm, "cold_cache": cold}, cookie
+            "rss_kb_at_end": rss, "routes": routes, "warm_cache": warm, "cold_cache": cold, "not_modified": unchanged}, cookie
+
+
+def not_modified_runs(settings: Settings, binary: Path, cookie: str) -> dict:
+    """/feed asked again with the tag it was sent with, as a browser
+    revalidates (feed-server's section cache on, as it runs by default):
+    the 304 comes from the versions it was made at, with nothing read or
+    rendered. Against the ceiling answering the same 304 pre-built."""
+    feed = harness.start_server("feed-server (SQLite, revalidated)", feed_server_command(
+        binary, settings, "--database", f"sqlite:{SQLITE_FILE}", "--section-cache", "32MB"),
+        OUT / "logs/feed-server-sqlite-revalidated.log")
+    fetch_ok(feed.port, "/feed", cookie, feed.name)  # streamed while its cards load; whole, with its tag, once they are kept
+    tag = dict(fetch_ok(feed.port, "/feed", cookie, feed.name).headers).get("ETag")
+    if tag is None:
+        raise Failure("feed-server's warm /feed carries no ETag")
+    asked = (f"If-None-Match: {tag}",)
+    answer = harness.request(feed.port, "/feed", cookie, headers={"If-None-Match": tag})
+    if answer.status != 304:
+        raise Failure(f"feed-server answered /feed with its own tag {answer.status}, not 304")
+    head = OUT / "responses/not-modified.headers"
+    head.write_text(answer.header_text())
+    (OUT / "responses/not-modified.body").write_bytes(b"")
+    ceiling = harness.start_server("ceiling (304)", [str(settings.ceiling), "--port", "0", "--threads", str(settings.threads),
+                                                     "--route", "/feed", str(OUT / "responses/not-modified.body"), str(head)],
+                                   OUT / "logs/ceiling-not-modified.log", timeout=10)
+    if harness.request(ceiling.port, "/feed", cookie).status != 304:
+        raise Failure("the ceiling does not answer /feed with 304")
+    runs = abba(settings, Contender("feed_server", feed, cookie, answer.size(), asked),
+                Contender("ceiling", ceiling, cookie, answer.size(), asked), "/feed")
+    f, k = summary(runs["feed_server"]), summary(runs["ceiling"])
+    feed.stop()
+    ceiling.stop()
+    say(f"  /feed revalidated (304): feed-server {f['rps_median']:,} req/s ({f['cpu_us_per_request']} µs CPU), "
+        f"ceiling {k['rps_median']:,} req/s ({k['cpu_us_per_request']} µs)")
+    return {"feed_server": f, "ceiling": k, "cpu_ratio": ratio(f["cpu_us_per_request"], k["cpu_us_per_request"]),
+            "cpu_ratio_pairs": pair_spread(f, k, "cpu_us_per_request"), "ratio": ratio(f["rps_median"], k["rps_median"])}
 
 
 def cold_cache_runs(settings: Settings, binary: Path, uncached: Server, cookie: str, answer: harness.Answer) -> dict:
@@ -979,6 +1020,11 @@ def budgets(routes: dict, memory: dict, reference: dict, shared_socket: dict, sq
             "/feed on SQLite with its sections kept (the section cache, warm): throughput vs the C server, which queries and renders "
             f"every time ({sqlite['warm_cache']['feed_server']['cpu_us_per_request']:.1f} µs CPU against "
             f"{sqlite['warm_cache']['c']['cpu_us_per_request']:.1f})", sqlite["warm_cache"]["ratio_pairs"]),
+        "sqlite_not_modified_cpu_within_1.2x_of_ceiling": budget(
+            sqlite["not_modified"]["cpu_ratio"], 1.2, True, "x ceiling",
+            "/feed on SQLite asked again with its ETag: the 304, server CPU per request vs the ceiling sending the same 304 "
+            f"({sqlite['not_modified']['feed_server']['cpu_us_per_request']:.1f} µs against "
+            f"{sqlite['not_modified']['ceiling']['cpu_us_per_request']:.1f})", sqlite["not_modified"]["cpu_ratio_pairs"]),
         "sqlite_cold_feed_cpu_within_1.05x_of_no_cache": budget(
             sqlite["cold_cache"]["cpu_ratio"], 1.05, True, "x no cache",
             "/feed on SQLite with the section cache on but cold (every section loaded): server CPU per request vs the cache off "

@@ -448,13 +448,16 @@ def send_requests(port: int, target: str, count: int, cookie: str | None = None,
 
 
 def wrk(port: int, duration: float, script: str, target: str, targets: list[str] = (),
-        cookie: str | None = None, connections: int = 64, threads: int = 1) -> dict[str, int]:
+        cookie: str | None = None, connections: int = 64, threads: int = 1, headers: tuple[str, ...] = ()) -> dict[str, int]:
     """Runs wrk against a port with a Lua script that reports through
     Benchmarks/report.lua, and returns that line's fields (requests,
-    duration_us, bytes, p50_us, p90_us, p99_us, max_us, errors_*)."""
+    duration_us, bytes, p50_us, p90_us, p99_us, max_us, errors_*). Each
+    request carries the cookie and `headers` ("Name: value")."""
     command = ["wrk", f"-t{threads}", f"-c{connections}", f"-d{max(1, round(duration))}s", "-s", f"Benchmarks/{script}"]
     if cookie:
         command += ["-H", f"Cookie: {cookie}"]
+    for header in headers:
+        command += ["-H", header]
     command.append(f"http://127.0.0.1:{port}{target}")
     if targets:
         command += ["--", *targets]

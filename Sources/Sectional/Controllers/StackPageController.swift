@@ -267,6 +267,12 @@ open class StackPageController: SectionController {
 public protocol LiveVersionSource: AnyObject, Sendable {
     /// The version of the data `keys` name, which grows whenever any of it changes.
     func version(of keys: Set<LiveKey>) -> Int
+    /// The version of the data `key` names.
+    func version(of key: LiveKey) -> Int
+}
+
+extension LiveVersionSource {
+    public func version(of key: LiveKey) -> Int { version(of: [key]) }
 }
 
 /// Where a stack's cards go.

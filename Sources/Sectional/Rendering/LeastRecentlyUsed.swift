@@ -2,27 +2,27 @@
 /// dictionary holds them, the list only points at them. What the cache of
 /// cards and the kept answers' tags are both made of, each entry costing
 /// the size it is put with.
-struct LeastRecentlyUsed<Value>: ~Copyable {
+struct LeastRecentlyUsed<Key: Hashable, Value>: ~Copyable {
     final class Entry {
-        let key: String
+        let key: Key
         var content: Value
         var size: Int
         unowned(unsafe) var older: Entry?
         unowned(unsafe) var newer: Entry?
 
-        init(key: String, content: Value, size: Int) {
+        init(key: Key, content: Value, size: Int) {
             self.key = key
             self.content = content
             self.size = size
         }
     }
 
-    var entries: [String: Entry] = [:]
+    var entries: [Key: Entry] = [:]
     unowned(unsafe) var newest: Entry?
     unowned(unsafe) var oldest: Entry?
     var statistics = SectionCache.Statistics()
 
-    mutating func take(_ key: String) -> Value? {
+    mutating func take(_ key: Key) -> Value? {
         guard let entry = entries[key] else {
             statistics.misses += 1
             return nil
@@ -32,7 +32,7 @@ struct LeastRecentlyUsed<Value>: ~Copyable {
         return entry.content
     }
 
-    mutating func put(_ key: String, _ content: Value, size: Int, capacity: Int) {
+    mutating func put(_ key: Key, _ content: Value, size: Int, capacity: Int) {
         if let entry = entries[key] {
             statistics.bytes += size - entry.size
             entry.content = content

@@ -25,7 +25,7 @@ public final class SectionCache: Sendable {
 
     /// The most the entries may hold, in bytes.
     public let capacity: Int
-    private let state: Mutex<LeastRecentlyUsed<[UInt8]>>
+    private let state: Mutex<LeastRecentlyUsed<String, [UInt8]>>
 
     /// A cache of at most `capacity` bytes; 0 keeps nothing.
     public init(capacity: Int) {

@@ -1,0 +1,91 @@
+import Synchronization
+
+/// Values kept with the versions of the live data they were made from:
+/// one is given back only while every version stands and before it expires,
+/// so nothing is ever invalidated by hand. The server keeps two: the tags of
+/// the answers it sent whole, to answer a request naming one with `304` and
+/// nothing read; and who a credential is and how their page is laid out,
+/// to make a page again without reading either.
+///
+/// Only a value made from versioned inputs alone is kept (`AnswerBasis`).
+/// Bounded by bytes, the least recently used going first; `size` counts
+/// an entry's key and value.
+public final class StampedMemo<Key: Hashable & Sendable, Value: Sendable>: Sendable {
+    private struct Entry {
+        let value: Value
+        let basis: AnswerBasis
+    }
+
+    /// The most the entries may hold, in bytes.
+    public let capacity: Int
+    private let state: Mutex<LeastRecentlyUsed<Key, Entry>>
+    private let size: @Sendable (Key, Value) -> Int
+
+    /// At most `capacity` bytes of entries, each costing `size` and 64 bytes a version.
+    public init(capacity: Int, size: @escaping @Sendable (Key, Value) -> Int) {
+        self.capacity = capacity
+        self.size = size
+        state = Mutex(LeastRecentlyUsed())
+    }
+
+    /// The value kept under `key` if every version it stands on is still
+    /// current in `versions` and it has not expired; `nil` otherwise.
+    public func standing(_ key: Key, versions: any LiveVersionSource, now: ContinuousClock.Instant = .now) -> Value? {
+        guard let entry = state.withLock({ $0.take(key) }) else { return nil }
+        return entry.basis.stands(in: versions, at: now) ? entry.value : nil
+    }
+
+    /// Keeps `value` under `key`, when `basis` is versioned throughout.
+    public func keep(_ value: Value, basis: AnswerBasis, for key: Key) {
+        guard basis.isVersioned else { return }
+        let cost = size(key, value) + 64 * (basis.read.count + basis.cards.count) + 96
+        guard cost <= capacity else { return }
+        let entry = Entry(value: value, basis: basis)
+        state.withLock { $0.put(key, entry, size: cost, capacity: capacity) }
+    }
+}
+
+/// Gathers what a value is made from while it is made: the versions read,
+/// and the earliest expiry; once anything unversioned goes in, it cannot be
+/// kept (`StampedMemo`).
+public struct AnswerBasis: Sendable {
+    /// Each key read, at its version (a visitor, a layout).
+    var read: [(key: LiveKey, version: Int)] = []
+    /// Each card's live keys, at the sum of their versions.
+    var cards: [(keys: Set<LiveKey>, version: Int)] = []
+    var expires: ContinuousClock.Instant?
+    /// Whether nothing unversioned went in (and something may be kept at all).
+    public private(set) var isVersioned: Bool
+
+    /// A basis to gather into; with `keeping` false, one that gathers
+    /// nothing, for a server that keeps nothing.
+    public init(keeping: Bool = true) { isVersioned = keeping }
+
+    /// What was read at `stamp`; `nil`: read unversioned.
+    public mutating func add(_ stamp: ReadStamp?) {
+        guard isVersioned else { return }
+        guard let stamp else { return isVersioned = false }
+        read += stamp.versions
+        if let until = stamp.expires { expires = min(expires ?? until, until) }
+    }
+
+    /// Whether every version is still current in `versions`, and `now` is before it expires.
+    func stands(in versions: any LiveVersionSource, at now: ContinuousClock.Instant) -> Bool {
+        if let expires, now >= expires { return false }
+        for stamp in read where versions.version(of: stamp.key) != stamp.version { return false }
+        for stamp in cards where versions.version(of: stamp.keys) != stamp.version { return false }
+        return true
+    }
+
+    /// A card of the page: versioned when it is cacheable, was not left
+    /// out of the cache, and loaded (a fallback is never confirmed).
+    public mutating func add(card child: SectionController) {
+        guard isVersioned else { return }
+        guard child.isVersioned else { return isVersioned = false }
+        let keys = child.liveKeys
+        guard !keys.isEmpty else { return }
+        // The version read before the load: a change during it leaves the answer already stale.
+        guard let version = child.liveVersion else { return isVersioned = false }
+        cards.append((keys, version))
+    }
+}

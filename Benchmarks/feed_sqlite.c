@@ -174,7 +174,7 @@ static void to_hex(const unsigned char *bytes, size_t length, char *hex)
 
 /* --- the feed's sections and their composition (CompositionPlan) ------------- */
 
-enum section { BALANCES, ALERTS, CREDIT_SCORE, RECENT_ACTIVITY, CHECKUP, SECTION_COUNT };
+enum section { BALANCES, ALERTS, CREDIT_SCORE, RECENT_ACTIVITY, NOTICES, CHECKUP, SECTION_COUNT };
 
 /* FeedPage's catalog, in its order. Ids and titles hold nothing to escape. */
 static const struct {
@@ -184,6 +184,7 @@ static const struct {
     [ALERTS] = { "alerts", "Alerts" },
     [CREDIT_SCORE] = { "credit-score", "Credit score" },
     [RECENT_ACTIVITY] = { "recent-activity", "Recent activity" },
+    [NOTICES] = { "notices", "From your bank" },
     [CHECKUP] = { "checkup", "Financial check-up" },
 };
 
@@ -341,7 +342,12 @@ static const char *const live_kind[SECTION_COUNT] = {
     [ALERTS] = "alerts",
     [CREDIT_SCORE] = "credit-score",
     [RECENT_ACTIVITY] = "transactions",
+    [NOTICES] = "notices",
 };
+
+/* The board of NoticesSection, every customer's: its live key's owner, kept as owner 0. */
+#define NOTICE_BOARD "bank"
+#define SHARED_OWNER 0
 
 static long long live_version_of(enum section section, long long user)
 {
@@ -396,7 +402,9 @@ static void load_live_versions(sqlite3 *db)
         const char *colon = key ? strrchr(key, ':') : NULL;
         long long user;
         char rest;
-        if (colon == NULL || sscanf(colon + 1, "%lld%c", &user, &rest) != 1)
+        if (colon != NULL && strcmp(colon + 1, NOTICE_BOARD) == 0)
+            user = SHARED_OWNER;
+        else if (colon == NULL || sscanf(colon + 1, "%lld%c", &user, &rest) != 1)
             continue;
         for (int section = 0; section < SECTION_COUNT; section++) {
             const char *kind = live_kind[section];
@@ -427,6 +435,8 @@ static const char *const sql_text[] = {
     "SELECT score FROM credit_scores WHERE user_id = ?1 ORDER BY month DESC LIMIT 12",
 #define SQL_TRANSACTIONS 5
     "SELECT day, merchant, amount_cents FROM transactions WHERE user_id = ?1 ORDER BY day DESC, id LIMIT ?2",
+#define SQL_NOTICES 6
+    "SELECT title, body, posted_on FROM notices WHERE board = ?1 ORDER BY posted_on DESC, id DESC LIMIT ?2",
 };
 #define SQL_COUNT (sizeof sql_text / sizeof sql_text[0])
 
@@ -1024,32 +1034,42 @@ static int parse_day(const char *text, size_t length, int *year, int *month, int
     return !(*month == 2 && *day == 29 && !leap);
 }
 
-/* RecentActivitySection: the latest six transactions, newest first. */
-static int render_recent_activity(const struct section_context *context, struct buffer *page)
+/* A day column as a <time> element, "Dec 1" (Day.shortMonthName and day); 0 when the column is no day. */
+static int put_time(struct buffer *page, sqlite3_stmt *row, int column)
 {
     static const char *const months[] = { "Jan", "Feb", "Mar", "Apr", "May", "Jun",
                                           "Jul", "Aug", "Sep", "Oct", "Nov", "Dec" };
+    int year, month, day;
+    size_t length;
+    const char *date = column_text(row, column, &length);
+    if (!parse_day(date, length, &year, &month, &day))
+        return 0;
+    /* A day read back is written as it was stored: YYYY-MM-DD, ten digits and dashes. */
+    PUT(page, "<time datetime=\"");
+    put_bytes(page, date, 10);
+    PUT(page, "\">");
+    put_text(page, months[month - 1]);
+    PUT(page, " ");
+    put_integer(page, day);
+    PUT(page, "</time>");
+    return 1;
+}
+
+/* RecentActivitySection: the latest six transactions, newest first. */
+static int render_recent_activity(const struct section_context *context, struct buffer *page)
+{
     sqlite3_stmt *transactions = context->worker->statement[SQL_TRANSACTIONS];
     sqlite3_bind_int64(transactions, 1, context->visitor->user);
     sqlite3_bind_int64(transactions, 2, 6);
     int status, ok = 1;
     PUT(page, "<table class=\"activity\"><tbody>");
     while ((status = sqlite3_step(transactions)) == SQLITE_ROW) {
-        int year, month, day;
-        size_t length;
-        const char *date = column_text(transactions, 0, &length);
-        if (!parse_day(date, length, &year, &month, &day)) {
+        PUT(page, "<tr><td class=\"date\">");
+        if (!put_time(page, transactions, 0)) {
             ok = 0;
             break;
         }
-        /* A day read back is written as it was stored: YYYY-MM-DD, ten digits and dashes. */
-        PUT(page, "<tr><td class=\"date\"><time datetime=\"");
-        put_bytes(page, date, 10);
-        PUT(page, "\">");
-        put_text(page, months[month - 1]);
-        PUT(page, " ");
-        put_integer(page, day);
-        PUT(page, "</time></td><td>");
+        PUT(page, "</td><td>");
         put_column(page, transactions, 1);
         long long amount = sqlite3_column_int64(transactions, 2);
         if (amount < 0)
@@ -1061,6 +1081,42 @@ static int render_recent_activity(const struct section_context *context, struct 
     }
     done_with(transactions);
     PUT(page, "</tbody></table>");
+    return ok && status == SQLITE_DONE;
+}
+
+/* NoticesSection: the board's latest three notices, newest first; the same card for everyone.
+ * Its items go to the worker's scratch first: the list's summary names how many there are. */
+static int render_notices(const struct section_context *context, struct buffer *page)
+{
+    struct buffer *items = &context->worker->scratch;
+    size_t start = items->length;
+    sqlite3_stmt *notices = context->worker->statement[SQL_NOTICES];
+    sqlite3_bind_text(notices, 1, NOTICE_BOARD, -1, SQLITE_STATIC);
+    sqlite3_bind_int64(notices, 2, 3);
+    int status, ok = 1, count = 0;
+    while ((status = sqlite3_step(notices)) == SQLITE_ROW) {
+        PUT(items, "<li>");
+        if (!put_time(items, notices, 2)) {
+            ok = 0;
+            break;
+        }
+        count++;
+        PUT(items, "<strong>");
+        put_column(items, notices, 0);
+        PUT(items, "</strong><p>");
+        put_column(items, notices, 1);
+        PUT(items, "</p></li>");
+    }
+    done_with(notices);
+    PUT(page, "<ul class=\"notices\" data-live-summary=\"");
+    put_integer(page, count);
+    if (count == 1)
+        PUT(page, " notice\">");
+    else
+        PUT(page, " notices\">");
+    put_bytes(page, items->data + start, items->length - start);
+    items->length = start;
+    PUT(page, "</ul>");
     return ok && status == SQLITE_DONE;
 }
 
@@ -1121,6 +1177,7 @@ static int (*const render_content[SECTION_COUNT])(const struct section_context *
     [ALERTS] = render_alerts,
     [CREDIT_SCORE] = render_credit_score,
     [RECENT_ACTIVITY] = render_recent_activity,
+    [NOTICES] = render_notices,
     [CHECKUP] = render_checkup,
 };
 
@@ -1140,7 +1197,7 @@ static int render_card(const struct section_context *context, enum section secti
     if (live_kind[section] != NULL) {
         /* A live section: the version of its data, for the page's event stream. */
         PUT(page, " data-live=\"");
-        put_integer(page, live_version_of(section, context->visitor->user));
+        put_integer(page, live_version_of(section, section == NOTICES ? SHARED_OWNER : context->visitor->user));
         PUT(page, "\"");
     }
     PUT(page, "><header class=\"section-header\"><h2 id=\"");
@@ -1288,7 +1345,7 @@ static int load_section(const struct section_context *context, enum section sect
 {
     static const int query_of[SECTION_COUNT] = {
         [BALANCES] = SQL_ACCOUNTS, [ALERTS] = SQL_ALERTS, [CREDIT_SCORE] = SQL_CREDIT,
-        [RECENT_ACTIVITY] = SQL_TRANSACTIONS, [CHECKUP] = -1,
+        [RECENT_ACTIVITY] = SQL_TRANSACTIONS, [NOTICES] = SQL_NOTICES, [CHECKUP] = -1,
     };
     if (section == ALERTS) {
         size_t count;
@@ -1297,7 +1354,12 @@ static int load_section(const struct section_context *context, enum section sect
     if (query_of[section] < 0)
         return 1;
     sqlite3_stmt *statement = context->worker->statement[query_of[section]];
-    sqlite3_bind_int64(statement, 1, context->visitor->user);
+    if (section == NOTICES) {
+        sqlite3_bind_text(statement, 1, NOTICE_BOARD, -1, SQLITE_STATIC);
+        sqlite3_bind_int64(statement, 2, 3);
+    } else {
+        sqlite3_bind_int64(statement, 1, context->visitor->user);
+    }
     if (section == RECENT_ACTIVITY)
         sqlite3_bind_int64(statement, 2, 6);
     return run_to_end(statement);

@@ -50,6 +50,10 @@ final class QueryingFeedStore: FeedStore {
         try await first("recent-activity")
         return try await base.recentTransactions(of: user, limit: limit)
     }
+    func notices(on board: String, limit: Int) async throws -> [Notice] {
+        try await first("notices")
+        return try await base.notices(on: board, limit: limit)
+    }
     func dismissAlert(_ id: Int, of user: UserID) async throws -> LiveHub.Change? { try await base.dismissAlert(id, of: user) }
     func restoreAlerts(of user: UserID) async throws -> LiveHub.Change? { try await base.restoreAlerts(of: user) }
 }

@@ -110,6 +110,36 @@ struct SectionCacheAppTests {
         }
     }
 
+    @Test("A shared card (the bank's notices) is rendered once for every user, and a new notice reaches them all", arguments: [Engine.sqlite])
+    func sharedCard(engine: Engine) async throws {
+        try await TestDatabase.withData(engine) { data, location in
+            guard case .sqlite(let path) = location else { return }
+            let app = try CachedApp(data)
+            await data.loadLiveVersions(into: app.hub)
+            let watcher = try await app.hub.watchingOtherWriters(of: path, every: .milliseconds(20))
+            defer { watcher.stop() }
+            let alex = Browser(InProcessClient(app.router)), sam = Browser(InProcessClient(app.router))
+            try await alex.signIn("alex", "alex-demo-1")
+            try await sam.signIn("sam", "sam-demo-2")
+            let misses = app.cacheCount("misses_total")
+            let forAlex = try await alex.get("/feed/sections/notices").bodyText
+            let forSam = try await sam.get("/feed/sections/notices").bodyText
+            #expect(forAlex.contains("Scheduled maintenance") && forAlex == forSam, "one card, the same bytes for both")
+            #expect(app.cacheCount("misses_total") == misses + 1, "rendered once, for alex; sam's was kept")
+
+            let openPage = try #require(app.hub.subscribe(to: [LiveKey(stored: "notices:bank")], user: "2", session: nil))
+            try LiveVersionsTests.sqlite3(
+                path, "INSERT INTO notices (board, title, body, posted_on) VALUES ('bank', 'Branch hours', 'Open on Saturdays.', '2026-12-04')")
+            let heard = await LiveReplicaTests.first(openPage.changes, within: .seconds(5))
+            #expect(heard?.key == LiveKey(stored: "notices:bank"), "sam's open page hears the notice posted outside the app")
+            let after = app.cacheCount("misses_total")
+            #expect(try await alex.get("/feed/sections/notices").bodyText.contains("Branch hours"))
+            #expect(try await sam.get("/feed/sections/notices").bodyText.contains("Branch hours"))
+            #expect(app.cacheCount("misses_total") == after + 1, "the new version rendered once for both")
+            openPage.end()
+        }
+    }
+
     @Test("--section-cache 0 turns it off; a section with a simulated fault is never kept, the others are")
     func off() async throws {
         let none = try CachedApp(try AppData.memory(), settings: AppSettings(sectionCacheBytes: 0))

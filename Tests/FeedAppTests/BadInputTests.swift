@@ -20,7 +20,7 @@ struct BadInputTests {
         #expect(response.status == .badRequest)
         #expect(response.headers["Content-Type"] == "text/html; charset=utf-8")
         #expect(response.bodyText.contains("Unknown section &#39;nope&#39;"))
-        for id in ["balances", "alerts", "credit-score", "recent-activity", "checkup"] {
+        for id in ["balances", "alerts", "credit-score", "recent-activity", "notices", "checkup"] {
             #expect(response.bodyText.contains(id))
         }
     }
@@ -46,7 +46,7 @@ struct BadInputTests {
         let error = try JSONDecoder().decode(ErrorEnvelope.self, from: Data(response.bodyBytes)).error
         #expect(error.status == 400)
         #expect(error.message.contains("'nope', 'worse'"))
-        #expect(error.validSections == ["balances", "alerts", "credit-score", "recent-activity", "checkup"])
+        #expect(error.validSections == ["balances", "alerts", "credit-score", "recent-activity", "notices", "checkup"])
     }
 
     @Test("A query value echoed into a page is escaped")

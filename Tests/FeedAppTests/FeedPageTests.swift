@@ -49,6 +49,7 @@ struct FeedPageTests {
             response.actionLinks("add") == [
                 "/feed?sections=alerts,balances,credit-score",
                 "/feed?sections=alerts,balances,recent-activity",
+                "/feed?sections=alerts,balances,notices",
                 "/feed?sections=alerts,balances,checkup",
             ])
         #expect(response.bodyText.contains(#"<link rel="canonical" href="/feed?sections=alerts,balances">"#))
@@ -68,7 +69,7 @@ struct FeedPageTests {
     func emptyPage() async throws {
         let response = try await app.get("/feed?sections=")
         #expect(response.bodyText.contains("stack-empty"))
-        #expect(response.actionLinks("add").count == 5)
+        #expect(response.actionLinks("add").count == 6)
     }
 
     @Test("Balances show each account, a marked negative balance and the total")

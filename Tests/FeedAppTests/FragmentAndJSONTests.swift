@@ -12,7 +12,8 @@ struct FragmentAndJSONTests {
     init() async throws { app = try await AppHarness() }
 
     @Test(
-        "A fragment is one section card alone, for partial refresh", arguments: ["balances", "alerts", "credit-score", "recent-activity", "checkup"])
+        "A fragment is one section card alone, for partial refresh",
+        arguments: ["balances", "alerts", "credit-score", "recent-activity", "notices", "checkup"])
     func fragment(id: String) async throws {
         let response = try await app.get("/feed/sections/\(id)")
         #expect(response.status == .ok)
@@ -41,7 +42,7 @@ struct FragmentAndJSONTests {
         #expect(description.sections.map(\.title) == ["Credit score", "Balances"])
         #expect(description.sections[0].fragment == "/feed/sections/credit-score?sections=credit-score,balances")
         #expect(description.sections[0].remove == "/feed?sections=balances")
-        #expect(description.available.map(\.id) == ["alerts", "recent-activity", "checkup"])
+        #expect(description.available.map(\.id) == ["alerts", "recent-activity", "notices", "checkup"])
         #expect(description.available[0].add == "/feed?sections=credit-score,balances,alerts")
     }
 

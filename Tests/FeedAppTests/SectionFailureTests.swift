@@ -14,6 +14,7 @@ struct BrokenCreditStore: FeedStore {
     func recentTransactions(of user: UserID, limit: Int) async throws -> [Transaction] {
         try await demo.recentTransactions(of: user, limit: limit)
     }
+    func notices(on board: String, limit: Int) async throws -> [Notice] { try await demo.notices(on: board, limit: limit) }
     func dismissAlert(_ id: Int, of user: UserID) async throws -> LiveHub.Change? { try await demo.dismissAlert(id, of: user) }
     func restoreAlerts(of user: UserID) async throws -> LiveHub.Change? { try await demo.restoreAlerts(of: user) }
 }

@@ -138,7 +138,7 @@ PROFILE_ROUTE = "/feed"
 # Step 5: measured on SQLite against Benchmarks/feed_sqlite.c, and every
 # target that server answers compared byte for byte.
 SQLITE_ROUTES = ["/feed", "/feed/sections/balances", "/api/feed/sections"]
-SQLITE_CHECKED = SQLITE_ROUTES + [f"/feed/sections/{id}" for id in ("alerts", "credit-score", "recent-activity", "checkup")]
+SQLITE_CHECKED = SQLITE_ROUTES + [f"/feed/sections/{id}" for id in ("alerts", "credit-score", "recent-activity", "notices", "checkup")]
 SQLITE_FILE = OUT / "sqlite/bench.sqlite"
 # The database of the runs against the ceiling and of the memory run.
 CEILING_RUN_FILE = OUT / "ceiling-run/feed.sqlite"

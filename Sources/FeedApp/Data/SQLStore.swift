@@ -54,6 +54,14 @@ public final class SQLStore: FeedStore, DayStore, LayoutStore, Sendable {
         }
     }
 
+    public func notices(on board: String, limit: Int) async throws -> [Notice] {
+        try await pool.read { db in
+            try db.query(
+                "SELECT title, body, posted_on FROM notices WHERE board = $1 ORDER BY posted_on DESC, id DESC LIMIT $2", [.text(board), .int(limit)]
+            ).map { row throws(SQLError) in Notice(title: try row.text(0), text: try row.text(1), date: try Self.day(row, 2)) }
+        }
+    }
+
     public func dismissAlert(_ id: Int, of user: UserID) async throws -> LiveHub.Change? {
         try await pool.write { db in
             let found = try db.query(

@@ -110,5 +110,19 @@ enum Schema {
         LiveVersions.orderMigration(6),
         LiveVersions.triggers(7, on: LiveData.tables),
         LiveVersions.triggers(8, on: LiveData.frameTables),
+        Migration(
+            9, "notices every customer reads",
+            sqlite: """
+                CREATE TABLE notices (
+                    id INTEGER PRIMARY KEY, board TEXT NOT NULL, title TEXT NOT NULL, body TEXT NOT NULL, posted_on TEXT NOT NULL) STRICT;
+                CREATE INDEX notices_by_board ON notices (board, posted_on);
+                """,
+            postgres: """
+                CREATE TABLE notices (
+                    id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY, board text NOT NULL, title text NOT NULL, body text NOT NULL,
+                    posted_on text NOT NULL);
+                CREATE INDEX notices_by_board ON notices (board, posted_on);
+                """),
+        LiveVersions.triggers(10, on: [LiveData.notices]),
     ]
 }

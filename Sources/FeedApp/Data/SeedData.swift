@@ -74,6 +74,16 @@ public enum SeedData {
             daySeed: 11),
     ]
 
+    /// The bank's notices, oldest first.
+    public static let notices = [
+        Notice(
+            title: "Instant transfers", text: "Moving money between your own accounts now arrives at once, any day of the week.",
+            date: Day(2026, 11, 24)),
+        Notice(
+            title: "Scheduled maintenance", text: "The app may be slow on Sunday, December 13, between 2:00 and 4:00 a.m.",
+            date: Day(2026, 12, 1)),
+    ]
+
     /// The days with seeded activity: 2026 and 2027.
     public static let days = Day(2026, 1, 1)...Day(2027, 12, 31)
 

@@ -11,6 +11,11 @@ enum Seeder {
             if db.dialect == .postgres { try db.execute("SELECT pg_advisory_xact_lock($1)", [.integer(0x5EC7_5EED)]) }
             guard try db.query("SELECT COUNT(*) FROM users", [])[0].int(0) == 0 else { return }
             for user in users { try insert(user, into: db, hasher: hasher) }
+            for notice in SeedData.notices {
+                try db.execute(
+                    "INSERT INTO notices (board, title, body, posted_on) VALUES ($1, $2, $3, $4)",
+                    [.text(NoticesSection.board), .text(notice.title), .text(notice.text), .text(notice.date.description)])
+            }
             // The sign-in page names the demo users only while they are the demo's.
             try db.execute("INSERT INTO secrets (name, value) VALUES ('demo-data', 'seeded') ON CONFLICT (name) DO NOTHING")
         }

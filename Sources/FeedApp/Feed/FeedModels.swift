@@ -79,6 +79,19 @@ public struct CreditScore: Sendable, Equatable {
     }
 }
 
+/// A notice the bank posts on a board every customer reads.
+public struct Notice: Sendable, Equatable {
+    public var title: String
+    public var text: String
+    public var date: Day
+
+    public init(title: String, text: String, date: Day) {
+        self.title = title
+        self.text = text
+        self.date = date
+    }
+}
+
 /// One card or account transaction.
 public struct Transaction: Sendable, Equatable {
     public var date: Day

@@ -42,6 +42,7 @@ struct FeedPage: ComposedPage {
                 },
                 .section(CreditScoreSection.self) { setup in CreditScoreSection(store: store, user: setup.context.forms.user) },
                 .section(RecentActivitySection.self) { setup in RecentActivitySection(store: store, user: setup.context.forms.user) },
+                .section(NoticesSection.self) { _ in NoticesSection(store: store) },
                 .section(CheckupSection.self) { setup in
                     CheckupSection(
                         quiz: quiz, answers: setup.context.checkupAnswers, formAction: setup.address.path,

@@ -10,6 +10,8 @@ public protocol FeedStore: Sendable {
     func creditScore(of user: UserID) async throws -> CreditScore
     /// The latest transactions, newest first.
     func recentTransactions(of user: UserID, limit: Int) async throws -> [Transaction]
+    /// The latest notices on `board`, newest first: the same for every user.
+    func notices(on board: String, limit: Int) async throws -> [Notice]
 
     /// Marks one of the user's alerts dismissed (again, if it already is).
     /// - Returns: the change of the user's alerts, recorded in the same

@@ -23,6 +23,9 @@ enum LiveData {
 
     /// The tables of what frames a page: who is signed in, and how their page is laid out.
     static let frameTables = [users, sessions, layouts]
+
+    /// Notices on a board every customer reads: data of no user.
+    static let notices = LiveTable("notices", kind: "notices", owner: "board")
 }
 
 extension LiveKey {
@@ -38,4 +41,6 @@ extension LiveKey {
     static func signIn(of user: UserID) -> LiveKey { LiveData.sessions.key(of: user) }
     /// A user's saved layouts.
     static func layouts(of user: UserID) -> LiveKey { LiveData.layouts.key(of: user) }
+    /// The notices on `board`.
+    static func notices(on board: String) -> LiveKey { LiveData.notices.key(of: board) }
 }

@@ -36,6 +36,9 @@ final class ControlledFeedStore: FeedStore {
     func recentTransactions(of user: UserID, limit: Int) async throws -> [Transaction] {
         try await controlled("recent-activity") { try await demo.recentTransactions(of: user, limit: limit) }
     }
+    func notices(on board: String, limit: Int) async throws -> [Notice] {
+        try await controlled("notices") { try await demo.notices(on: board, limit: limit) }
+    }
     func dismissAlert(_ id: Int, of user: UserID) async throws -> LiveHub.Change? { try await demo.dismissAlert(id, of: user) }
     func restoreAlerts(of user: UserID) async throws -> LiveHub.Change? { try await demo.restoreAlerts(of: user) }
 }

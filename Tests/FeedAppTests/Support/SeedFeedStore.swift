@@ -43,6 +43,8 @@ final class SeedFeedStore: FeedStore {
         Array((index(of: user).map { seed[$0].transactions } ?? []).prefix(limit))
     }
 
+    func notices(on board: String, limit: Int) async throws -> [Notice] { Array(SeedData.notices.reversed().prefix(limit)) }
+
     func dismissAlert(_ id: Int, of user: UserID) async throws -> LiveHub.Change? {
         guard let index = index(of: user) else { return nil }
         let found = alertsByUser.withLock { users in

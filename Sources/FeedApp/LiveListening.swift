@@ -18,7 +18,7 @@ extension LiveHub {
     /// On a SQLite file, follows the changes other processes commit to it
     /// (the server's command line, `sqlite3`, a batch job): the versions
     /// their triggers raised reach cached sections and open pages within `interval`.
-    public func watchingOtherWriters(of path: String, every interval: Duration = .milliseconds(100)) async throws(SQLError)
+    public func watchingOtherWriters(of path: String, every interval: Duration = .milliseconds(20)) async throws(SQLError)
         -> SQLiteVersionWatcher
     {
         try await SQLiteVersionWatcher.start(updating: self, every: interval) { () throws(SQLError) in

@@ -2,21 +2,30 @@
 """Live sections under `make bench`: the idle memory of an open page's event
 stream, the time from a committed change to the last of 1,000 streams
 receiving it, and how many times the changed card was rendered for them (the
-section cache's misses: the rest were served as kept). Starts feed-server (data in memory), signs in, opens the
-streams from four loopback addresses (the server allows 256 connections per
-address), measures resident memory before and after, then posts one
-dismissal and times its fan-out. Prints one line; writes .build/bench/live.json.
+section cache's misses: the rest were served as kept). Starts feed-server on
+a fresh SQLite file, signs in, opens the streams from four loopback
+addresses (the server allows 256 connections per address), measures
+resident memory before and after, then posts one dismissal and times its
+fan-out. With --shared, 1,000 streams of the bank's notices instead, a card
+every customer shares, half of them alex's and half sam's: a notice inserted
+from outside the server (another SQLite connection, as `sqlite3` would) is
+timed from its commit to the last stream, through the server's watch on
+other writers. Prints one line; writes .build/bench/live.json (with
+--shared, live-shared.json).
 
-Usage: live-bench.py --binary PATH --public DIR [--streams 1000]
+Usage: live-bench.py --binary PATH --public DIR [--streams 1000] [--shared]
 """
 import argparse
 import json
 import os
 import re
 import selectors
+import shutil
 import socket
+import sqlite3
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -28,9 +37,12 @@ def main():
     parser.add_argument("--binary", required=True)
     parser.add_argument("--public", required=True)
     parser.add_argument("--streams", type=int, default=1000)
+    parser.add_argument("--shared", action="store_true", help="measure the shared card's fan-out instead")
     args = parser.parse_args()
-    server = subprocess.Popen([args.binary, "--port", "0", "--public", args.public, "--database", "memory:", "--quiet", "--drain", "0s",
-                               "--live-streams", str(args.streams), "--live-streams-per-user", str(args.streams), "--metrics-port", "0"],
+    database = Path(tempfile.mkdtemp(prefix="live-bench-")) / "live.sqlite"
+    server = subprocess.Popen([args.binary, "--port", "0", "--public", args.public, "--database", f"sqlite:{database}", "--quiet",
+                               "--drain", "0s", "--live-streams", str(args.streams), "--live-streams-per-user", str(args.streams),
+                               "--metrics-port", "0"],
                               stderr=subprocess.PIPE, text=True)
     try:
         port = metrics_port = None
@@ -55,19 +67,26 @@ def main():
         before = harness.rss_kb(server.pid)
 
         selector = selectors.DefaultSelector()
-        head = f"GET /feed/live HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: text/event-stream\r\nCookie: {cookie}\r\n\r\n".encode()
         streams = {}
-        for index in range(args.streams):
-            sock = socket.socket()
-            sock.bind((f"127.0.0.{1 + index % 4}", 0))
-            sock.connect(("127.0.0.1", port))
-            sock.sendall(head)
-            sock.setblocking(False)
-            streams[sock] = b""
-            selector.register(sock, selectors.EVENT_READ)
 
-        def read_until(marker, deadline):
-            waiting = {s for s, data in streams.items() if marker not in data}
+        def open_streams(target, cookies, count):
+            """`count` streams of `target`, each with the next of `cookies` in turn; returns their sockets."""
+            opened = []
+            for index in range(count):
+                head = (f"GET {target} HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: text/event-stream\r\n"
+                        f"Cookie: {cookies[index % len(cookies)]}\r\n\r\n").encode()
+                sock = socket.socket()
+                sock.bind((f"127.0.0.{1 + index % 4}", 0))
+                sock.connect(("127.0.0.1", port))
+                sock.sendall(head)
+                sock.setblocking(False)
+                streams[sock] = b""
+                selector.register(sock, selectors.EVENT_READ)
+                opened.append(sock)
+            return opened
+
+        def read_until(marker, deadline, among=None):
+            waiting = {s for s, data in streams.items() if marker not in data and (among is None or s in among)}
             arrived = {}
             while waiting and time.monotonic() < deadline:
                 for key, _ in selector.select(timeout=0.2):
@@ -78,6 +97,15 @@ def main():
                         arrived[key.fileobj] = time.monotonic()
             return waiting, arrived
 
+        if args.shared:
+            shared = shared_fan_out(args, port, cookie, database, open_streams, read_until, renders)
+            with open(".build/bench/live-shared.json", "w") as out:
+                json.dump(shared, out, indent=2)
+            print(f"live sections, shared: {shared['streams']} streams of the bank's notices (two users); a notice committed "
+                  f"outside the server reached the last of them in {shared['change_to_last_stream_ms']} ms "
+                  f"({shared['streams_missed']} missed), rendering the card {shared['cards_rendered_for_the_change']} times")
+            return 0 if not shared["streams_missed"] else 1
+        open_streams("/feed/live", [cookie], args.streams)
         missing, _ = read_until(b"retry: 1000", time.monotonic() + 30)
         if missing:
             print(f"live-bench: {len(missing)} of {args.streams} streams did not open", file=sys.stderr)
@@ -105,6 +133,25 @@ def main():
     finally:
         server.terminate()
         server.wait(timeout=15)
+        shutil.rmtree(database.parent, ignore_errors=True)
+
+
+def shared_fan_out(args, port, alex, database, open_streams, read_until, renders):
+    """One notice, inserted from another connection to the file, to streams of two users that show the notices."""
+    sam = harness.sign_in(port, "sam", harness.DEMO_USERS["sam"])
+    opened = set(open_streams("/feed/live?sections=notices", [alex, sam], args.streams))
+    missing, _ = read_until(b"retry: 1000", time.monotonic() + 30, among=opened)
+    if missing:
+        return {"streams": args.streams, "streams_missed": len(missing), "change_to_last_stream_ms": None,
+                "cards_rendered_for_the_change": None}
+    rendered_before = renders()
+    with sqlite3.connect(database, timeout=10) as outside:
+        outside.execute("INSERT INTO notices (board, title, body, posted_on) VALUES ('bank', 'Branch hours', 'Open on Saturdays.', '2026-12-05')")
+    committed = time.monotonic()
+    missing, arrived = read_until(b"event: section", time.monotonic() + 30, among=opened)
+    fan_out = (max(arrived.values()) - committed) * 1000 if arrived else None
+    return {"streams": args.streams, "streams_missed": len(missing), "change_to_last_stream_ms": round(fan_out, 1) if fan_out else None,
+            "cards_rendered_for_the_change": renders() - rendered_before}
 
 
 if __name__ == "__main__":

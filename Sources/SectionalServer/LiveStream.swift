@@ -16,7 +16,7 @@ struct LiveStream<Page: ComposedPage>: Sendable {
     static var stalledBeats: Int { 2 }
 
     func open(_ request: Request) async throws(HTTPError) -> Response {
-        var made = AnswerMaking(keeping: false)
+        var made = AnswerMaking(credential: nil)
         let (context, plan) = try await routes.compose(request, for: .script, made: &made)
         let visit = made.visit
         let live = routes.makePage(plan: plan, context: context).children.filter { !$0.liveKeys.isEmpty }

@@ -21,9 +21,10 @@ extension PageRoutes {
     func keeping(
         _ response: consuming Response, _ kind: AnswerKind, _ request: Request, _ made: AnswerMaking, cards: some Sequence<SectionController>
     ) -> Response {
-        if let memos, response.status == .ok || response.status == .notModified, let tag = response.headers["ETag"],
-            let key = answerKey(kind, request)
+        if let memos, let credential = made.credential, response.status == .ok || response.status == .notModified,
+            let tag = response.headers["ETag"]
         {
+            let key = AnswerKey(kind: kind, path: request.path, query: request.query, credential: credential)
             var basis = made.basis
             for card in cards { basis.add(card: card) }
             memos.answers.keep(KeptAnswer(tag: tag, user: made.visit.name), basis: basis, for: key)
@@ -52,10 +53,15 @@ extension PageRoutes {
     /// What says who sends `request`: `""` on a site without sign-in; `nil` when its sign-in cannot tell.
     func credential(in request: Request) -> String? { signIn == nil ? "" : signIn?.credential(in: request) }
 
-    /// Who sent `request`: as kept for its credential while that stands,
+    /// What an answer to `request` is made from, to gather: its credential
+    /// read once, when anything is kept.
+    func making(_ request: Request) -> AnswerMaking {
+        AnswerMaking(credential: memos == nil ? nil : credential(in: request))
+    }
+
+    /// Who sent `request`: as kept for its `credential` while that stands,
     /// else as the sign-in reads them, then kept.
-    func knownVisit(_ request: Request, _ signIn: any SignIn, renewing: Bool) async throws(HTTPError) -> Visit {
-        let credential = memos == nil ? nil : credential(in: request)
+    func knownVisit(_ request: Request, _ signIn: any SignIn, renewing: Bool, credential: String?) async throws(HTTPError) -> Visit {
         if let memos, let credential, let kept = memos.visits.standing(credential, versions: memos.versions) { return kept }
         let visit = try await signIn.visit(for: request, renewing: renewing)
         if let memos, let credential {
@@ -67,9 +73,9 @@ extension PageRoutes {
     }
 
     /// The layout `request` is composed on: as kept for the same request and
-    /// credential while it stands, else as the page reads it, then kept.
-    func knownLayout(_ request: Request, _ context: Page.Context) async -> SavedLayout {
-        let key = memos == nil ? nil : answerKey(.page, request)
+    /// `credential` while it stands, else as the page reads it, then kept.
+    func knownLayout(_ request: Request, _ context: Page.Context, credential: String?) async -> SavedLayout {
+        let key = credential.map { AnswerKey(kind: .page, path: request.path, query: request.query, credential: $0) }
         if let memos, let key, let kept = memos.layouts.standing(key, versions: memos.versions) { return kept }
         let layout = await page.savedLayout(for: context)
         if let memos, let key {
@@ -84,17 +90,16 @@ extension PageRoutes {
 /// Who an answer is for and what it is made from so far: its visitor's
 /// stamp, its layout's, then its cards'.
 struct AnswerMaking {
-    var visit: Visit
+    var visit = Visit.nobody
+    /// What in the request says who sends it, read once; `nil` when nothing
+    /// is kept (then nothing is gathered either).
+    let credential: String?
     var basis: AnswerBasis
 
-    init(visit: Visit = .nobody, basis: AnswerBasis) {
-        self.visit = visit
-        self.basis = basis
+    init(credential: String?) {
+        self.credential = credential
+        basis = AnswerBasis(keeping: credential != nil)
     }
-
-    /// Nobody yet, nothing gathered; gathering nothing at all when `keeping`
-    /// is false (routes that keep nothing).
-    init(keeping: Bool) { self.init(basis: AnswerBasis(keeping: keeping)) }
 }
 
 /// The three answers a page gives, each kept apart.

@@ -76,10 +76,10 @@ final class PageRoutes<Page: ComposedPage>: Sendable {
     }
 
     private func fullPageResponse(_ request: Request) async throws(HTTPError) -> Response {
-        let visit = try await visit(request, for: .browser)
-        var basis = AnswerBasis(keeping: memos != nil)
-        basis.add(visit.readAt)
-        let visitor = visit.visitor(as: Page.User.self)
+        var made = making(request)
+        made.visit = try await visit(request, for: .browser, credential: made.credential)
+        made.basis.add(made.visit.readAt)
+        let visitor = made.visit.visitor(as: Page.User.self)
         let shell = Shell(
             visitor: visitor,
             // Only a message the site names: a link cannot put words in the page.
@@ -87,13 +87,13 @@ final class PageRoutes<Page: ComposedPage>: Sendable {
         let response: Response
         do {
             let context = try await page.context(from: request, visitor: visitor)
-            let plan = try await plan(request, context, basis: &basis)
+            let plan = try await plan(request, context, made: &made)
             let delivery = try delivery(for: request)
             let document = makeDocument(plan: plan, context: context, shell: shell)
             let cards = document.page.children
             // Every card kept: nothing to wait for, so the page goes whole, with its ETag.
             if delivery == .whole || (!cards.isEmpty && cards.allSatisfy(\.isFromCache)) {
-                response = await wholePage(document, for: request, made: AnswerMaking(visit: visit, basis: basis))
+                response = await wholePage(document, for: request, made: made)
             } else {
                 response = streamedPage(TreeHandover(document), order: delivery == .outOfOrder ? .asFinished : .pageOrder)
             }
@@ -101,7 +101,7 @@ final class PageRoutes<Page: ComposedPage>: Sendable {
             // A malformed query, the visitor known: the error page keeps the page's banner, signed in.
             response = site.errorPage(error, banner: page.banner(for: visitor, in: site))
         }
-        return withLogUser(response, visit)
+        return withLogUser(response, made.visit)
     }
 
     /// What frames a page's sections: the banner for its visitor and a one-time notice.
@@ -174,7 +174,7 @@ final class PageRoutes<Page: ComposedPage>: Sendable {
     }
 
     private func fragmentResponse(_ request: Request, _ id: SectionID) async throws(HTTPError) -> Response {
-        var made = AnswerMaking(keeping: memos != nil)
+        var made = making(request)
         let (context, plan) = try await compose(request, for: .browser, made: &made)
         let (controller, section) = try fragmentTree(id, plan: plan, context: context)
         let report = await section.loadTree(site.settings.loadOptions)
@@ -221,7 +221,7 @@ final class PageRoutes<Page: ComposedPage>: Sendable {
     }
 
     private func descriptionResponse(_ request: Request) async throws(HTTPError) -> Response {
-        var made = AnswerMaking(keeping: memos != nil)
+        var made = making(request)
         let (context, plan) = try await compose(request, for: .script, made: &made)
         let controller = makePage(plan: plan, context: context)
         let report = await controller.loadTree(site.settings.loadOptions)
@@ -240,10 +240,12 @@ final class PageRoutes<Page: ComposedPage>: Sendable {
     }
 
     /// Who asks. On a private page, nobody is refused: the answer `reader` gets is thrown.
-    /// - Parameter renewing: whether the request is the visitor's own activity (`SignIn.visitor(for:renewing:)`).
-    func visit(_ request: Request, for reader: Reader, renewing: Bool = true) async throws(HTTPError) -> Visit {
+    /// - Parameters:
+    ///   - renewing: whether the request is the visitor's own activity (`SignIn.visitor(for:renewing:)`).
+    ///   - credential: the request's (`credential(in:)`), when it is kept by it.
+    func visit(_ request: Request, for reader: Reader, renewing: Bool = true, credential: String? = nil) async throws(HTTPError) -> Visit {
         guard let signIn else { return .nobody }
-        let visit = try await knownVisit(request, signIn, renewing: renewing)
+        let visit = try await knownVisit(request, signIn, renewing: renewing, credential: credential)
         guard visit.name == nil, !page.isPublic else { return visit }
         switch reader {
         case .browser:
@@ -255,18 +257,18 @@ final class PageRoutes<Page: ComposedPage>: Sendable {
 
     /// Who asks, the request's context, and its composition on top of the user's saved layout.
     func compose(_ request: Request, for reader: Reader, made: inout AnswerMaking) async throws(HTTPError) -> (Page.Context, CompositionPlan) {
-        made.visit = try await visit(request, for: reader)
+        made.visit = try await visit(request, for: reader, credential: made.credential)
         made.basis.add(made.visit.readAt)
         let context = try await page.context(from: request, visitor: made.visit.visitor(as: Page.User.self))
-        return (context, try await plan(request, context, basis: &made.basis))
+        return (context, try await plan(request, context, made: &made))
     }
 
     /// The request's composition on top of the user's saved layout.
-    private func plan(_ request: Request, _ context: Page.Context, basis: inout AnswerBasis) async throws(HTTPError) -> CompositionPlan {
+    private func plan(_ request: Request, _ context: Page.Context, made: inout AnswerMaking) async throws(HTTPError) -> CompositionPlan {
         // Read even when the query lists its sections: links back to the bare
         // page must know that it shows the saved layout.
-        let saved = await knownLayout(request, context)
-        basis.add(saved.readAt)
+        let saved = await knownLayout(request, context, credential: made.credential)
+        made.basis.add(saved.readAt)
         return try page.plan(from: request, saved: saved.sections)
     }
 

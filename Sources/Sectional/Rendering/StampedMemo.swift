@@ -65,7 +65,8 @@ public struct AnswerBasis: Sendable {
     public mutating func add(_ stamp: ReadStamp?) {
         guard isVersioned else { return }
         guard let stamp else { return isVersioned = false }
-        read += stamp.versions
+        // The stamp's own array when it is the first: no copy made.
+        if read.isEmpty { read = stamp.versions } else { read += stamp.versions }
         if let until = stamp.expires { expires = min(expires ?? until, until) }
     }
 

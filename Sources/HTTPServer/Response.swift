@@ -45,6 +45,16 @@ public struct Response: Sendable {
     /// The same answer, built once for libmicrohttpd, when it is sent often unchanged.
     var prepared: PreparedResponse?
 
+    /// This answer with libmicrohttpd's response built now, once, for an
+    /// answer sent again and again unchanged (a kept `304`, a file held in
+    /// memory): each send then queues it as it is, its headers not added
+    /// again. A body that is not bytes in memory is built at each send.
+    public func preparedForResending() -> Response {
+        var response = self
+        response.prepared = PreparedResponse(self)
+        return response
+    }
+
     /// A response from its parts.
     public init(status: HTTPStatus = .ok, headers: HTTPHeaders = [:], body: Body = .bytes([])) {
         self.status = status

@@ -40,7 +40,7 @@ public struct StaticFiles: Sendable {
         let headers: HTTPHeaders = ["ETag": file.etag, "Cache-Control": cacheControl, "Content-Type": file.contentType]
         var response = Response(headers: headers, body: kept.bytes.map { .bytes($0) } ?? .file(path: file.path, size: file.size))
         if kept.bytes != nil {
-            response.prepared = PreparedResponse(response)
+            response = response.preparedForResending()
             cache.attach(response, for: request.path, file: file)
         }
         return response

@@ -1,5 +1,6 @@
 import HTTPServer
 import Sectional
+import Synchronization
 
 extension PageRoutes {
     /// A `304` for a request that names the tag of an answer still standing:
@@ -9,11 +10,7 @@ extension PageRoutes {
         guard let memos, let asked = request.headers["If-None-Match"], let key = answerKey(kind, request),
             let answer = memos.answers.standing(key, versions: memos.versions), EntityTag.matches(asked, answer.tag)
         else { return nil }
-        var headers = kind == .description ? notModifiedHeaders.description : notModifiedHeaders.html
-        headers.add("ETag", answer.tag)
-        var response = Response(status: .notModified, headers: headers, body: .bytes([]))
-        response.logUser = answer.user
-        return response
+        return answer.notModified(headers: kind == .description ? notModifiedHeaders.description : notModifiedHeaders.html)
     }
 
     /// `response`, its tag kept with what it was made from (`made` and
@@ -107,10 +104,32 @@ enum AnswerKind: String {
     case page, fragment, description
 }
 
-/// An answer's tag, kept (`PageMemos.answers`), and who it was for, for the access log.
-struct KeptAnswer: Sendable {
+/// An answer's tag, kept (`PageMemos.answers`), who it was for (for the
+/// access log), and the `304` that confirms it, built the first time it is
+/// sent and queued as it is from then on.
+final class KeptAnswer: Sendable {
     let tag: String
     let user: String?
+    private let notModified = Mutex<Response?>(nil)
+
+    init(tag: String, user: String?) {
+        self.tag = tag
+        self.user = user
+    }
+
+    /// The `304` with `headers` and the tag, built once.
+    func notModified(headers: HTTPHeaders) -> Response {
+        notModified.withLock { kept in
+            if let kept { return kept }
+            var headers = headers
+            headers.add("ETag", tag)
+            var response = Response(status: .notModified, headers: headers, body: .bytes([]))
+            response.logUser = user
+            let prepared = response.preparedForResending()
+            kept = prepared
+            return prepared
+        }
+    }
 }
 
 /// What the routes keep while the versions it was made from stand

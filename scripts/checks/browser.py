@@ -415,7 +415,8 @@ def run(report, work):
     })()""")
     report.check("add recent-activity: Save is offered at once, for the composition shown",
                  save == ",".join(added), f"found {save!r}")
-    report.check("add recent-activity: the picker offers only checkup", state["picker"] == [
+    report.check("add recent-activity: the picker offers the notices and the check-up, with their links", state["picker"] == [
+        ["notices", "/feed?sections=balances,alerts,credit-score,recent-activity,notices", "+ From your bank"],
         ["checkup", "/feed?sections=balances,alerts,credit-score,recent-activity,checkup", "+ Financial check-up"]],
         f"found {state['picker']}")
     kept = ["balances", "credit-score", "recent-activity"]

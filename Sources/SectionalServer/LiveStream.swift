@@ -130,7 +130,10 @@ struct LiveStream<Page: ComposedPage>: Sendable {
         /// they are signed out or their session ended. Not their activity:
         /// an open tab does not keep a session from idling out.
         private func context() async -> Page.Context? {
-            guard let visit = try? await routes.visit(request, for: .script, renewing: false) else { return nil }
+            // As kept for the stream's credential while its versions stand: a change sent to a thousand
+            // streams of one session reads the session once, not a thousand times.
+            let credential = routes.memos == nil ? nil : routes.credential(in: request)
+            guard let visit = try? await routes.visit(request, for: .script, renewing: false, credential: credential) else { return nil }
             return try? await page.context(from: request, visitor: visit.visitor(as: Page.User.self))
         }
 

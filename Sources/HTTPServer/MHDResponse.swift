@@ -16,10 +16,10 @@ enum MHDResponse {
         case .stream where stream == nil:
             // HEAD: headers only, the producer never runs.
             made = empty()
-        case .stream:
+        case .stream(let body):
             let context = Unmanaged.passRetained(stream!)
             made = MHD_create_response_from_callback(
-                sectional_size_unknown, streamBlockSize,
+                sectional_size_unknown, body.staysOpen ? openStreamBlockSize : 16 * 1024,
                 MHDCallbacks.readStream, context.toOpaque(), MHDCallbacks.freeStream)
             if made == nil { context.release() }
         case .bytes(let bytes) where bytes.isEmpty:
@@ -51,12 +51,13 @@ enum MHDResponse {
         return made
     }
 
-    /// The buffer libmicrohttpd allocates with every streamed response
-    /// (zeroed, with the response). A chunked body is written into the
-    /// connection's own buffer and never uses it; only a client of HTTP/1.0,
-    /// which gets no chunks, is sent through it, this many bytes a call. At
-    /// 16 KiB it was a third of an idle live stream's memory (16.5 of 51 kB).
-    static let streamBlockSize = 1024
+    /// The buffer libmicrohttpd allocates with a streamed response that
+    /// stays open (zeroed, with the response). A chunked body is written into
+    /// the connection's own buffer and never uses it; only a client of
+    /// HTTP/1.0 (nginx's default towards its upstreams), which gets no chunks,
+    /// is sent through it, this many bytes a call. At the 16 KiB a streamed
+    /// page keeps, it was a third of an idle live stream's memory (16.5 of 51 kB).
+    static let openStreamBlockSize = 1024
 
     /// A response sent from memory that `owner` keeps alive: libmicrohttpd
     /// holds a reference to it until it frees the response.

@@ -15,9 +15,14 @@
 /// that task is cancelled and further writes are dropped.
 public struct ResponseStream: Sendable {
     private let producer: @Sendable (ResponseBodyWriter) async -> Void
+    /// Whether it stays open, mostly idle, for as long as its client wants
+    /// (server-sent events): its connection then keeps less memory.
+    public let staysOpen: Bool
 
-    /// A body written by `produce`, which runs once the headers are on their way.
-    public init(_ produce: @escaping @Sendable (ResponseBodyWriter) async -> Void) {
+    /// A body written by `produce`, which runs once the headers are on their
+    /// way; `staysOpen` for one that stays open, mostly idle (server-sent events).
+    public init(staysOpen: Bool = false, _ produce: @escaping @Sendable (ResponseBodyWriter) async -> Void) {
+        self.staysOpen = staysOpen
         producer = produce
     }
 

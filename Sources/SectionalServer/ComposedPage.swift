@@ -40,7 +40,11 @@ public protocol ComposedPage: Sendable {
     var isPublic: Bool { get }
 
     /// Reads the context from the request and its visitor, who is never
-    /// `nil` on a private page.
+    /// `nil` on a private page. It comes from the request's path and query
+    /// and the visitor alone: a page whose cards are all kept is answered
+    /// again from what it was made of (its `304` from the versions), so a
+    /// context that reads the clock or a header must keep its sections
+    /// uncached (no `cacheKey`), as the day page's "today" does.
     /// - Throws: an `HTTPError`, e.g. a 400 when the query is malformed.
     func context(from request: Request, visitor: SignedIn<User>?) async throws(HTTPError) -> Context
 
@@ -54,7 +58,7 @@ public protocol ComposedPage: Sendable {
     func linkContext(_ context: Context) -> [PageAddress.QueryPair]
 
     /// The layout the user saved, shown when the query lists no `sections`
-    /// (`add` and `remove` still apply to it); `.none` by default. A page
+    /// (`add` and `remove` still apply to it); `.unsaved` by default. A page
     /// that cannot read it should log and return `SavedLayout(nil, readAt: nil)`:
     /// the defaults show.
     func savedLayout(for context: Context) async -> SavedLayout
@@ -69,7 +73,7 @@ extension ComposedPage {
 
     public var heading: String? { nil }
 
-    public func savedLayout(for context: Context) async -> SavedLayout { .none }
+    public func savedLayout(for context: Context) async -> SavedLayout { .unsaved }
 
     public func banner(for visitor: SignedIn<User>?, in site: Site) -> any HTML { site.banner(name) }
 
@@ -131,5 +135,5 @@ public struct SavedLayout: Sendable {
     }
 
     /// A page that saves no layouts: nothing read, nothing that can change.
-    public static let none = SavedLayout(nil, readAt: ReadStamp())
+    public static let unsaved = SavedLayout(nil, readAt: ReadStamp())
 }

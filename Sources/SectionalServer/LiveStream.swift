@@ -39,7 +39,7 @@ struct LiveStream<Page: ComposedPage>: Sendable {
         headers["X-Accel-Buffering"] = "no"
         return Response(
             headers: headers,
-            body: .stream(ResponseStream { writer in await stream.run(subscription, sent: sent, into: writer) }))
+            body: .stream(ResponseStream(staysOpen: true) { writer in await stream.run(subscription, sent: sent, into: writer) }))
     }
 
     /// `alerts=3.balances=1` → versions by section.

@@ -75,7 +75,8 @@ public enum LiveVersions {
     }
 
     /// Triggers that raise a version with every change to `tables`' rows:
-    /// the migration `version`. A table added later gets a migration of its own.
+    /// the migration `version`. A table added later gets a migration of its
+    /// own; so does a table whose triggers change (they replace its old ones).
     public static func triggers(_ version: Int, on tables: [LiveTable]) -> Migration {
         Migration(
             version, "live versions raised by " + tables.map(\.table).joined(separator: ", "),
@@ -129,17 +130,27 @@ public struct LiveTable: Sendable {
     public let kind: String
     /// The column that names the row's owner: `7` in `alerts:7`.
     public let owner: String
+    /// The columns whose update is a change of the data; `nil`: any column's.
+    public let updatesOf: [String]?
 
-    /// `table`, whose rows belong to the owner in column `owner`, as keys of `kind`.
-    public init(_ table: String, kind: String, owner: String) {
+    /// `table`, whose rows belong to the owner in column `owner`, as keys of
+    /// `kind`; an update counts only when it sets one of `updatesOf`, if given
+    /// (a session's last-seen time is bookkeeping, not a change of who it is).
+    public init(_ table: String, kind: String, owner: String, updatesOf: [String]? = nil) {
+        let names = [table, kind, owner] + (updatesOf ?? [])
         precondition(
-            [table, kind, owner].allSatisfy { !$0.isEmpty && $0.allSatisfy { $0.isLetter || $0.isNumber || $0 == "_" || $0 == "-" } },
-            "a live table's name, kind and owner column are plain words")
-        precondition(!table.contains("-") && !owner.contains("-"), "a table and a column are SQL names")
+            names.allSatisfy { !$0.isEmpty && $0.allSatisfy { $0.isLetter || $0.isNumber || $0 == "_" || $0 == "-" } },
+            "a live table's name, kind and columns are plain words")
+        precondition(
+            !table.contains("-") && !owner.contains("-") && !(updatesOf ?? []).contains { $0.contains("-") }, "tables and columns are SQL names")
         self.table = table
         self.kind = kind
         self.owner = owner
+        self.updatesOf = updatesOf
     }
+
+    /// `UPDATE` or `UPDATE OF the columns`: what a trigger fires on.
+    private var update: String { updatesOf.map { "UPDATE OF " + $0.joined(separator: ", ") } ?? "UPDATE" }
 
     /// The key of the rows `owner` owns.
     public func key(of owner: some CustomStringConvertible) -> LiveKey { LiveKey(kind, of: owner) }
@@ -154,9 +165,10 @@ public struct LiveTable: Sendable {
                 ON CONFLICT (key) DO UPDATE SET version = version + 1, seq = excluded.seq;
             """
         }
-        return """
+        let names = ["inserted", "updated", "moved", "deleted"].map { "live_\(table)_\($0)" }
+        return names.map { "DROP TRIGGER IF EXISTS \($0);\n" }.joined() + """
             CREATE TRIGGER live_\(table)_inserted AFTER INSERT ON \(table) BEGIN \(raise("NEW")) END;
-            CREATE TRIGGER live_\(table)_updated AFTER UPDATE ON \(table) BEGIN \(raise("NEW")) END;
+            CREATE TRIGGER live_\(table)_updated AFTER \(update) ON \(table) BEGIN \(raise("NEW")) END;
             CREATE TRIGGER live_\(table)_moved AFTER UPDATE ON \(table) WHEN OLD.\(owner) IS NOT NEW.\(owner) BEGIN \(raise("OLD")) END;
             CREATE TRIGGER live_\(table)_deleted AFTER DELETE ON \(table) BEGIN \(raise("OLD")) END;
             """
@@ -164,7 +176,8 @@ public struct LiveTable: Sendable {
 
     var postgresTrigger: String {
         """
-        CREATE TRIGGER live_\(table) AFTER INSERT OR UPDATE OR DELETE ON \(table)
+        DROP TRIGGER IF EXISTS live_\(table) ON \(table);
+        CREATE TRIGGER live_\(table) AFTER INSERT OR \(update) OR DELETE ON \(table)
             FOR EACH ROW EXECUTE FUNCTION sectional_live_changed('\(kind)', '\(owner)');
         """
     }

@@ -61,10 +61,9 @@ extension PageRoutes {
     func knownVisit(_ request: Request, _ signIn: any SignIn, renewing: Bool, credential: String?) async throws(HTTPError) -> Visit {
         if let memos, let credential, let kept = memos.visits.standing(credential, versions: memos.versions) { return kept }
         let visit = try await signIn.visit(for: request, renewing: renewing)
-        if let memos, let credential {
-            var basis = AnswerBasis()
-            basis.add(visit.readAt)
-            memos.visits.keep(visit, basis: basis, for: credential)
+        // Nobody is kept only for no credential: a token nobody holds (made up, or ended) is not worth a place.
+        if let memos, let credential, visit.name != nil || credential.isEmpty {
+            memos.keep(visit, read: visit.readAt, in: memos.visits, for: credential)
         }
         return visit
     }
@@ -72,14 +71,10 @@ extension PageRoutes {
     /// The layout `request` is composed on: as kept for the same request and
     /// `credential` while it stands, else as the page reads it, then kept.
     func knownLayout(_ request: Request, _ context: Page.Context, credential: String?) async -> SavedLayout {
-        let key = credential.map { AnswerKey(kind: .page, path: request.path, query: request.query, credential: $0) }
+        let key = credential.map { AnswerKey(kind: .layout, path: request.path, query: request.query, credential: $0) }
         if let memos, let key, let kept = memos.layouts.standing(key, versions: memos.versions) { return kept }
         let layout = await page.savedLayout(for: context)
-        if let memos, let key {
-            var basis = AnswerBasis()
-            basis.add(layout.readAt)
-            memos.layouts.keep(layout, basis: basis, for: key)
-        }
+        if let memos, let key { memos.keep(layout, read: layout.readAt, in: memos.layouts, for: key) }
         return layout
     }
 }
@@ -99,9 +94,9 @@ struct AnswerMaking {
     }
 }
 
-/// The three answers a page gives, each kept apart.
+/// The three answers a page gives, each kept apart, and the layout each request was composed on.
 enum AnswerKind: String {
-    case page, fragment, description
+    case page, fragment, description, layout
 }
 
 /// An answer's tag, kept (`PageMemos.answers`), who it was for (for the
@@ -152,6 +147,19 @@ struct PageMemos: Sendable {
         visits = StampedMemo(capacity: capacity / 4) { credential, _ in credential.utf8.count + 256 }
         layouts = StampedMemo(capacity: capacity / 4) { key, layout in key.size + 32 * (layout.sections?.count ?? 0) }
         self.versions = versions
+    }
+
+    /// Keeps `value`, read at `stamp`, in `memo`. The versions read are
+    /// committed ones: a version this replica has not heard of yet (a change
+    /// its own writes did not announce, a notification still on its way) is
+    /// learnt from the read, so what was read can be confirmed at once.
+    func keep<Key: Hashable & Sendable, Value: Sendable>(
+        _ value: Value, read stamp: ReadStamp?, in memo: StampedMemo<Key, Value>, for key: Key
+    ) {
+        var basis = AnswerBasis()
+        basis.add(stamp)
+        for (key, version) in stamp?.versions ?? [] { versions.received(key, version: version) }
+        memo.keep(value, basis: basis, for: key)
     }
 }
 

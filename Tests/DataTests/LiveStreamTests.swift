@@ -29,7 +29,8 @@ private final class Stream: @unchecked Sendable {
 
     /// Opens `/feed/live` as EventSource does.
     init(port: Int, cookie: String, lastEventID: String? = nil) throws {
-        client = try RawHTTPClient(port: port, timeout: .seconds(3))
+        // Each wait ends as soon as its marker arrives; ten seconds is for a machine running every suite at once.
+        client = try RawHTTPClient(port: port, timeout: .seconds(10))
         var head = "GET /feed/live HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: text/event-stream\r\nCookie: \(cookie)\r\n"
         if let lastEventID { head += "Last-Event-ID: \(lastEventID)\r\n" }
         try client.send(head + "\r\n")

@@ -67,6 +67,24 @@ struct LiveVersionsTests {
         }
     }
 
+    @Test("A session's touch is no change of who it is; its end and a new password are", arguments: [Engine.sqlite, .postgres])
+    func signInVersions(engine: Engine) async throws {
+        try await TestDatabase.withData(engine) { data, _ in
+            let pool = try #require(data.pool)
+            try await pool.write { db in
+                try db.execute("INSERT INTO sessions (token_hash, user_id, created_at, last_seen_at) VALUES ('h', 1, 10, 10)")
+            }
+            let opened = try await Self.stored("signin:1", in: pool)
+            try await pool.write { db in try db.execute("UPDATE sessions SET last_seen_at = 99 WHERE token_hash = 'h'") }
+            #expect(try await Self.stored("signin:1", in: pool) == opened, "a touch raises nothing")
+            try await pool.write { db in try db.execute("UPDATE users SET password_hash = 'x' WHERE id = 1") }
+            let renamed = try await Self.stored("signin:1", in: pool)
+            #expect(renamed > opened, "the user's record changed")
+            try await pool.write { db in try db.execute("DELETE FROM sessions WHERE token_hash = 'h'") }
+            #expect(try await Self.stored("signin:1", in: pool) > renamed, "the session ended")
+        }
+    }
+
     @Test("On PostgreSQL, a listener hears a change made in psql, and never one rolled back")
     func listenerHearsOnlyCommits() async throws {
         let location = try await TestDatabase.newLocation(.postgres)

@@ -199,7 +199,8 @@ private final class LiveReader: @unchecked Sendable {
 
     /// Opens the stream as `name`, and waits for it to begin.
     init(port: Int, as name: String) async throws {
-        client = try RawHTTPClient(port: port, timeout: .seconds(3))
+        // Each wait ends as soon as its marker arrives; ten seconds is for a machine running every suite at once.
+        client = try RawHTTPClient(port: port, timeout: .seconds(10))
         try client.send("GET /plain/live HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: text/event-stream\r\nAuthorization: Bearer \(name)\r\n\r\n")
         #expect(try await waitFor("retry: 1000"), "the stream of \(name) began")
     }

@@ -109,14 +109,17 @@ struct Accounts: SignIn {
     /// data, holding until its next renewal is due or its lifetime ends.
     /// (An API token's visit is not stamped: it is looked up every time.)
     private func readAt(_ session: StoredSession, now: Int) -> ReadStamp {
-        let holds = min(session.createdAt + lifetimeSeconds, session.lastSeenAt + touchSeconds) - now
+        // A second short: `now` is whole seconds of the wall clock, the expiry an instant of the monotonic one.
+        let holds = min(session.createdAt + lifetimeSeconds, session.lastSeenAt + touchSeconds) - now - 1
         return ReadStamp([(.signIn(of: session.user.id), session.version)], expires: .now + .seconds(max(0, holds)))
     }
 
-    /// The session cookie's token or the bearer token, as sent; `""` for neither.
+    /// The session cookie's token or the bearer token, as sent; `""` for
+    /// neither, or for a cookie that is no token (whoever sends it is nobody).
     func credential(in request: Request) -> String? {
         if let bearer = request.bearerToken { return "Bearer " + bearer }
-        return cookie.value(in: request) ?? ""
+        guard let token = cookie.value(in: request), SecretToken.isWellFormed(token) else { return "" }
+        return token
     }
 
     /// The hash of the session token the request's cookie carries, if it carries a well-formed one.

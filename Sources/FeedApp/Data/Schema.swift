@@ -124,5 +124,6 @@ enum Schema {
                 CREATE INDEX notices_by_board ON notices (board, posted_on);
                 """),
         LiveVersions.triggers(10, on: [LiveData.notices]),
+        LiveVersions.triggers(11, on: [LiveData.sessions]),
     ]
 }

@@ -17,7 +17,8 @@ enum LiveData {
     /// change to the user's record or sessions (a sign-out, a new password),
     /// so that an answer confirmed for a session stops standing with it.
     static let users = LiveTable("users", kind: "signin", owner: "id")
-    static let sessions = LiveTable("sessions", kind: "signin", owner: "user_id")
+    /// A session's touch (its last-seen time) is no change of who it is: a kept visit expires before it is due.
+    static let sessions = LiveTable("sessions", kind: "signin", owner: "user_id", updatesOf: ["user_id", "token_hash"])
     /// A user's saved layouts.
     static let layouts = LiveTable("layouts", kind: "layouts", owner: "user_id")
 

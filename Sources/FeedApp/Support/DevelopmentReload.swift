@@ -25,7 +25,7 @@ enum DevelopmentReload {
     static func register(on router: inout Router) {
         router.getSynchronously(scriptPath) { _ in Response(contentType: "text/javascript; charset=utf-8", body: script) }
         router.get(streamPath) { _ in
-            let stream = ResponseStream { writer in
+            let stream = ResponseStream(staysOpen: true) { writer in
                 // EventSource reconnects after `retry` ms, to whichever server answers then.
                 await writer.write(Array("retry: 300\nevent: start\ndata: \(start)\n\n".utf8))
                 while writer.isOpen && !Task.isCancelled {

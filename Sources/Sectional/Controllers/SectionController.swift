@@ -173,7 +173,7 @@ open class SectionController {
     /// Whether the content is what its cache key and live versions make it:
     /// found in the cache, or loaded, with nothing inside fallen back, to be
     /// kept there under the live keys it was looked up with. Only such cards
-    /// make an answer `KeptAnswers` may confirm later.
+    /// make an answer a `StampedMemo` may confirm later.
     public var isVersioned: Bool {
         if cachedContent != nil { return true }
         guard let cacheEntry, case .loaded = loadState else { return false }

@@ -2,7 +2,7 @@
 /// holding whatever the data does: read again while every version stands
 /// and before `expires`, it would read the same. A sign-in's session and a
 /// saved layout carry one, so that an answer made from them can be
-/// confirmed later (`KeptAnswers`) without reading them again.
+/// confirmed later (`StampedMemo`) without reading them again.
 public struct ReadStamp: Sendable {
     /// Each key read, with its version as it was read: in the same statement
     /// as the data, or before it, never after (a change in between must not

@@ -54,6 +54,15 @@ struct LeastRecentlyUsed<Key: Hashable, Value>: ~Copyable {
         }
     }
 
+    /// Drops the entry under `key`, if any.
+    mutating func remove(_ key: Key) {
+        guard let entry = entries[key] else { return }
+        unlink(entry)
+        statistics.bytes -= entry.size
+        statistics.entries -= 1
+        entries[key] = nil  // last: the dictionary's reference is the one that keeps it
+    }
+
     private mutating func touch(_ entry: Entry) {
         guard entry !== newest else { return }
         unlink(entry)

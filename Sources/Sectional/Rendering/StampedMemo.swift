@@ -2,10 +2,10 @@ import Synchronization
 
 /// Values kept with the versions of the live data they were made from:
 /// one is given back only while every version stands and before it expires,
-/// so nothing is ever invalidated by hand. The server keeps two: the tags of
-/// the answers it sent whole, to answer a request naming one with `304` and
-/// nothing read; and who a credential is and how their page is laid out,
-/// to make a page again without reading either.
+/// so nothing is ever invalidated by hand. A page's routes keep three: the
+/// tags of the answers they sent whole, to answer a request naming one with
+/// `304` and nothing read; who a credential is; and how each request's page
+/// is laid out, to make a page again without reading either.
 ///
 /// Only a value made from versioned inputs alone is kept (`AnswerBasis`).
 /// Bounded by bytes, the least recently used going first; `size` counts
@@ -31,8 +31,15 @@ public final class StampedMemo<Key: Hashable & Sendable, Value: Sendable>: Senda
     /// The value kept under `key` if every version it stands on is still
     /// current in `versions` and it has not expired; `nil` otherwise.
     public func standing(_ key: Key, versions: any LiveVersionSource, now: ContinuousClock.Instant = .now) -> Value? {
-        guard let entry = state.withLock({ $0.take(key) }) else { return nil }
-        return entry.basis.stands(in: versions, at: now) ? entry.value : nil
+        state.withLock { entries in
+            guard let entry = entries.take(key) else { return nil }
+            guard entry.basis.stands(in: versions, at: now) else {
+                // Never to stand again: versions only grow, time only passes.
+                entries.remove(key)
+                return nil
+            }
+            return entry.value
+        }
     }
 
     /// Keeps `value` under `key`, when `basis` is versioned throughout.

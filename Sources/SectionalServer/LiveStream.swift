@@ -147,9 +147,22 @@ struct LiveStream<Page: ComposedPage>: Sendable {
                 guard let section = controller.children.first(where: { $0.id == id }) else { continue }
                 // The version read as the tree was made: a card served as kept was kept at it, not at a newer one.
                 let version = section.liveVersion ?? version(of: section.liveKeys)
-                await section.loadTree(routes.site.settings.loadOptions)
                 var html = HTMLWriter()
-                controller.renderCard(section, into: &html)
+                if let key = section.cacheEntryKey, let cache = routes.site.sectionCache {
+                    // Many streams show this card: one renders it into the cache, the others take it from there.
+                    let rendered = await routes.renders.once(key) {
+                        await section.loadTree(routes.site.settings.loadOptions)
+                        controller.renderCard(section, into: &html)
+                    }
+                    if !rendered {
+                        controller.useCache(cache, except: routes.site.settings.uncachedSections)
+                        await section.loadTree(routes.site.settings.loadOptions)
+                        controller.renderCard(section, into: &html)
+                    }
+                } else {
+                    await section.loadTree(routes.site.settings.loadOptions)
+                    controller.renderCard(section, into: &html)
+                }
                 sent[id] = version
                 let eventID = keys.map { "\($0.id)=\(sent[$0.id] ?? 0)" }.joined(separator: ".")
                 var event = "event: section\nid: \(eventID)\n"

@@ -32,6 +32,8 @@ final class PageRoutes<Page: ComposedPage>: Sendable {
     /// What is kept while the versions it was made from stand: answers'
     /// tags, visits and layouts (`PageMemos`).
     let memos: PageMemos?
+    /// Live streams' renders of one card at one moment, made one.
+    let renders = RenderGate()
     /// The fields of its `304`s, but the tag.
     let notModifiedHeaders: (html: HTTPHeaders, description: HTTPHeaders)
 

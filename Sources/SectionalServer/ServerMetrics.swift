@@ -54,9 +54,10 @@ public final class ServerMetrics: Sendable {
         registry.gauge("sectional_section_cache_hits_total", "Sections served as kept, without loading.") {
             [([], Double(cache.statistics.hits))]
         }
-        registry.gauge("sectional_section_cache_misses_total", "Sections with a cache key that loaded: not kept, or their data changed.") {
+        registry.gauge("sectional_section_cache_misses_total", "Sections with a cache key not found kept: not yet, or their data changed.") {
             [([], Double(cache.statistics.misses))]
         }
+        registry.gauge("sectional_section_cache_stores_total", "Sections rendered and kept.") { [([], Double(cache.statistics.stores))] }
         registry.gauge("sectional_section_cache_evictions_total", "Kept sections dropped to make room.") {
             [([], Double(cache.statistics.evictions))]
         }

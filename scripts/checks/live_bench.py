@@ -2,7 +2,7 @@
 """Live sections under `make bench`: the idle memory of an open page's event
 stream, the time from a committed change to the last of 1,000 streams
 receiving it, and how many times the changed card was rendered for them (the
-section cache's misses: the rest were served as kept). Starts feed-server on
+section cache's stores: the rest were served as kept). Starts feed-server on
 a fresh SQLite file, signs in, opens the streams from four loopback
 addresses (the server allows 256 connections per address), measures
 resident memory before and after, then posts one dismissal and times its
@@ -57,9 +57,9 @@ def main():
                 port = int(match.group(1))
 
         def renders():
-            """Sections rendered rather than served as kept: the cache's misses so far."""
+            """Sections rendered and kept so far: the cache's stores."""
             text = harness.request(metrics_port, "/metrics", timeout=10).text
-            found = re.search(r"^sectional_section_cache_misses_total (\d+)", text, re.MULTILINE)
+            found = re.search(r"^sectional_section_cache_stores_total (\d+)", text, re.MULTILINE)
             return int(found.group(1)) if found else 0
         cookie = harness.sign_in(port, "alex", harness.DEMO_USERS["alex"])
         page = harness.request(port, "/feed?stream=0", cookie=cookie, timeout=10).text

@@ -122,6 +122,10 @@ open class SectionController {
     /// Whether the content was found in the page's `SectionCache`: no load ran.
     public var isFromCache: Bool { cachedContent != nil }
 
+    /// The entry the content is to be kept under, when it was looked up in a
+    /// cache and not found: what renders of the same card share.
+    public var cacheEntryKey: String? { cacheEntry?.key }
+
     /// Renders the fragment from the loaded data. The default renders the
     /// children one after another.
     open func render(into html: inout HTMLWriter) {

@@ -13,8 +13,10 @@ public final class SectionCache: Sendable {
     public struct Statistics: Sendable, Equatable {
         /// Lookups that found the section's content.
         public var hits = 0
-        /// Lookups that did not: the section loaded.
+        /// Lookups that did not find it.
         public var misses = 0
+        /// Contents rendered and kept: one a change of a card, however many readers it has.
+        public var stores = 0
         /// Entries dropped to make room.
         public var evictions = 0
         /// What the entries hold now, keys and content.
@@ -44,7 +46,10 @@ public final class SectionCache: Sendable {
     public func store(_ content: [UInt8], for key: String) {
         let size = Self.size(of: key, content)
         guard size <= capacity else { return }
-        state.withLock { $0.put(key, content, size: size, capacity: capacity) }
+        state.withLock { entries in
+            entries.statistics.stores += 1
+            entries.put(key, content, size: size, capacity: capacity)
+        }
     }
 
     /// The cache's counts now.

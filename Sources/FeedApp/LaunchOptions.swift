@@ -32,7 +32,7 @@ public struct LaunchOptions: Equatable, Sendable {
     public var logFormat = Logger.Format.text
     /// Log lines below this level are dropped.
     public var logLevel = Logger.Level.info
-    /// Live page streams per user, and in all (well below the connection limit, 1,024).
+    /// Live page streams per user, and in all: the server takes that many connections beside the 1,024 it keeps for pages.
     public var liveStreamsPerUser = 8
     public var liveStreams = 256
     /// Development shows errors where they happen and stops at once (no drain unless asked for).
@@ -119,9 +119,9 @@ public struct LaunchOptions: Equatable, Sendable {
                 }
                 options.database = location
             case "--live-streams":
-                options.liveStreams = try number(try value(), flag: source, in: 0...1000, expected: "a stream count (0-1000)")
+                options.liveStreams = try number(try value(), flag: source, in: 0...100_000, expected: "a stream count (0-100000)")
             case "--live-streams-per-user":
-                options.liveStreamsPerUser = try number(try value(), flag: source, in: 1...1000, expected: "a stream count (1-1000)")
+                options.liveStreamsPerUser = try number(try value(), flag: source, in: 1...100_000, expected: "a stream count (1-100000)")
             case "--section-cache":
                 let text = try value()
                 guard let bytes = Self.parseByteSize(text) else {
@@ -233,6 +233,8 @@ public struct LaunchOptions: Equatable, Sendable {
         configuration.threads = threads
         configuration.accessLog = !quiet
         configuration.requestHeadTimeout = headTimeout
+        // Pages keep the connections they always had; the live streams get as many more.
+        configuration.connectionLimit += liveStreams
         return configuration
     }
 }

@@ -137,12 +137,32 @@ struct LiveStream<Page: ComposedPage>: Sendable {
             return try? await page.context(from: request, visitor: visit.visitor(as: Page.User.self))
         }
 
+        /// A card as a server-sent event: every CR, LF or CRLF in it starts a
+        /// new data line. Worked on bytes, in one buffer: a change reaches
+        /// thousands of streams, and each writes its own event.
+        static func event(id: String, card html: borrowing HTMLWriter) -> [UInt8] {
+            var event = Array("event: section\nid: \(id)\ndata: ".utf8)
+            html.withBytes { card in
+                event.reserveCapacity(event.count + card.count + 16)
+                var start = 0
+                while let end = card[start...].firstIndex(where: { $0 == 0x0D || $0 == 0x0A }) {
+                    event.append(contentsOf: card[start..<end])
+                    event += Array("\ndata: ".utf8)
+                    start = card[end] == 0x0D && end + 1 < card.count && card[end + 1] == 0x0A ? end + 2 : end + 1
+                }
+                event.append(contentsOf: card[start...])
+            }
+            event += [0x0A, 0x0A]
+            return event
+        }
+
         /// Renders the sections for the stream's visitor and sends each as an event. `false` when the visitor is gone.
         private func send(_ ids: [SectionID], sent: inout [SectionID: Int], into writer: ResponseBodyWriter) async -> Bool {
             guard !ids.isEmpty else { return true }
             // A fresh tree, as a request would build it: the visitor is checked again (signed out, expired: the stream ends).
             guard let context = await context() else { return false }
-            let controller = routes.makePage(plan: plan, context: context)
+            // One changed card, the usual case: its section alone is made, not the whole page's.
+            let controller = routes.makePage(plan: plan, context: context, only: ids.count == 1 ? ids[0] : nil)
             for id in ids {
                 guard let section = controller.children.first(where: { $0.id == id }) else { continue }
                 // The version read as the tree was made: a card served as kept was kept at it, not at a newer one.
@@ -165,23 +185,7 @@ struct LiveStream<Page: ComposedPage>: Sendable {
                 }
                 sent[id] = version
                 let eventID = keys.map { "\($0.id)=\(sent[$0.id] ?? 0)" }.joined(separator: ".")
-                var event = "event: section\nid: \(eventID)\n"
-                // Every CR, LF or CRLF starts a new data line: on bytes, since "\r\n" is one Character.
-                let card = html.withBytes { Array($0) }
-                var lines: [[UInt8]] = [[]]
-                var index = 0
-                while index < card.count {
-                    let byte = card[index]
-                    if byte == 0x0D || byte == 0x0A {
-                        if byte == 0x0D, index + 1 < card.count, card[index + 1] == 0x0A { index += 1 }
-                        lines.append([])
-                    } else {
-                        lines[lines.count - 1].append(byte)
-                    }
-                    index += 1
-                }
-                for line in lines { event += "data: " + String(decoding: line, as: UTF8.self) + "\n" }
-                await writer.write(Array((event + "\n").utf8))
+                await writer.write(Self.event(id: eventID, card: html))
             }
             return writer.isOpen
         }

@@ -1,3 +1,4 @@
+import Sectional
 import Synchronization
 import Testing
 
@@ -36,5 +37,22 @@ struct RenderGateTests {
         #expect(renders.value == 2)
         #expect(await gate.once("alerts:3") { renders.add() }, "once done, the key renders again")
         #expect(renders.value == 3)
+    }
+}
+
+@Suite("A card as a server-sent event")
+struct LiveEventTests {
+    private func event(_ card: String) -> String {
+        var html = HTMLWriter()
+        html.writeRaw(card)
+        return String(decoding: LiveStream<NotesPage>.Stream.event(id: "alerts=2", card: html), as: UTF8.self)
+    }
+
+    @Test("Every CR, LF or CRLF in a card starts a data line of its own; the event ends with a blank line")
+    func lines() {
+        #expect(event("<p>one</p>") == "event: section\nid: alerts=2\ndata: <p>one</p>\n\n")
+        #expect(event("a\nb\r\nc\rd") == "event: section\nid: alerts=2\ndata: a\ndata: b\ndata: c\ndata: d\n\n")
+        #expect(event("a\n\nb\r\n") == "event: section\nid: alerts=2\ndata: a\ndata: \ndata: b\ndata: \n\n")
+        #expect(event("") == "event: section\nid: alerts=2\ndata: \n\n")
     }
 }

@@ -80,7 +80,8 @@ reference-server against the same page rendered in plain C per request
  8. Live sections: scripts/checks/live_bench.py (memory per idle stream, one
     change's fan-out to 1,000 streams; then, with --shared, a notice committed
     outside the server to 1,000 streams of the shared card, two users'; budget:
-    the last stream within 50 ms).
+    the last stream within 50 ms; then 10,000 streams of one user: budgets
+    10 kB a stream and the last stream within 100 ms).
  9. Prints a table with every budget as ok or missed and writes everything to
     .build/bench/results.json. The page, card and description budgets are step
     5's, on SQLite against C: feed-server's /feed at most 1.3x the C server's
@@ -951,14 +952,16 @@ def live_phase(binary: Path) -> tuple[str, dict]:
     """One user's 1,000 streams and one write through the app; then 1,000 streams of
     the shared notices, two users', and one notice committed from outside the server."""
     lines = []
-    for label, extra in (("1,000 open streams, then one committed change", []), ("1,000 streams of a shared card", ["--shared"])):
+    for label, extra in (("1,000 open streams, then one committed change", []), ("1,000 streams of a shared card", ["--shared"]),
+                         ("10,000 open streams, then one committed change", ["--streams", "10000"])):
         say(f"live sections: {label}")
         result = subprocess.run([sys.executable, "scripts/check.py", "live-bench", "--binary", str(binary), "--public", "Public",
                                  *extra], capture_output=True, text=True, timeout=600)
         if result.returncode != 0:
             raise Failure(f"live-bench failed: {result.stdout}{result.stderr}")
         lines.append(result.stdout.strip())
-    live = json.loads((OUT / "live.json").read_text()) | {"shared": json.loads((OUT / "live-shared.json").read_text())}
+    live = json.loads((OUT / "live.json").read_text()) | {"shared": json.loads((OUT / "live-shared.json").read_text()),
+                                                         "ten_thousand": json.loads((OUT / "live-10000.json").read_text())}
     return "\n".join(lines), live
 
 
@@ -1029,6 +1032,11 @@ def budgets(routes: dict, memory: dict, reference: dict, shared_socket: dict, sq
             "/feed on SQLite with its sections kept (the section cache, warm): throughput vs the C server, which queries and renders "
             f"every time ({sqlite['warm_cache']['feed_server']['cpu_us_per_request']:.1f} µs CPU against "
             f"{sqlite['warm_cache']['c']['cpu_us_per_request']:.1f})", sqlite["warm_cache"]["ratio_pairs"]),
+        "live_10000_streams_fan_out_within_100ms": budget(
+            live["ten_thousand"]["change_to_last_stream_ms"], 100, True, "ms",
+            "a committed change to the last of 10,000 streams of one user's card"),
+        "live_stream_memory_within_10kB": budget(
+            live["ten_thousand"]["kb_per_idle_stream"], 10, True, "kB", "resident memory per idle live stream, at 10,000 streams"),
         "shared_card_fan_out_within_50ms": budget(
             live["shared"]["change_to_last_stream_ms"], 50, True, "ms",
             f"a notice committed outside the server, to the last of 1,000 streams of the shared card (two users); "

@@ -11,7 +11,7 @@ every customer shares, half of them alex's and half sam's: a notice inserted
 from outside the server (another SQLite connection, as `sqlite3` would) is
 timed from its commit to the last stream, through the server's watch on
 other writers. Prints one line; writes .build/bench/live.json (with
---shared, live-shared.json).
+--shared, live-shared.json; with another --streams, live-COUNT.json).
 
 Usage: live-bench.py --binary PATH --public DIR [--streams 1000] [--shared]
 """
@@ -76,7 +76,8 @@ def main():
                 head = (f"GET {target} HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: text/event-stream\r\n"
                         f"Cookie: {cookies[index % len(cookies)]}\r\n\r\n").encode()
                 sock = socket.socket()
-                sock.bind((f"127.0.0.{1 + index % 4}", 0))
+                # At most 200 from one address: the server allows 256 connections an address.
+                sock.bind((f"127.0.0.{1 + index % max(4, -(-count // 200))}", 0))
                 sock.connect(("127.0.0.1", port))
                 sock.sendall(head)
                 sock.setblocking(False)
@@ -124,7 +125,7 @@ def main():
                   "change_to_last_stream_ms": round(fan_out, 1) if fan_out else None, "streams_missed": len(missing),
                   "write_status": status, "cards_rendered_for_the_change": rendered}
         os.makedirs(".build/bench", exist_ok=True)
-        with open(".build/bench/live.json", "w") as out:
+        with open(".build/bench/live.json" if args.streams == 1000 else f".build/bench/live-{args.streams}.json", "w") as out:
             json.dump(result, out, indent=2)
         print(f"live sections: {args.streams} open streams, {result['kb_per_idle_stream']} kB each idle "
               f"(resident {before} -> {after} kB); a committed change reached the last of them in "

@@ -260,7 +260,10 @@ def check_live_windows(dt, report, base, debug_port):
                       document.getElementById("signin-password").value = "%s";
                       document.querySelector(".signin form").submit();""" % harness.DEMO_USERS["sam"])
     wait_until("Sam's feed", lambda: len(alerts(other)) > 0, timeout=10)
-    time.sleep(0.5)  # every window's event stream is open
+    # Every window's event stream opens (the leader's after its lock and the other tabs' answers), then
+    # a moment more: a second stream opened late would show in the count.
+    wait_until("the streams to open", lambda: streams_open(dt, *tabs) >= 1 and streams_open(other) >= 1, timeout=10)
+    time.sleep(0.5)
     report.check("live: Alex's eight tabs share one stream, Sam's window has its own",
                  streams_open(dt, *tabs) == 1 and streams_open(other) == 1, f"{streams_open(dt, *tabs)} and {streams_open(other)}")
 

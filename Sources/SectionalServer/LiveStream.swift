@@ -132,7 +132,7 @@ struct LiveStream<Page: ComposedPage>: Sendable {
         private func context() async -> Page.Context? {
             // As kept for the stream's credential while its versions stand: a change sent to a thousand
             // streams of one session reads the session once, not a thousand times.
-            let credential = routes.memos == nil ? nil : routes.credential(in: request)
+            let credential = routes.keptCredential(in: request)
             guard let visit = try? await routes.visit(request, for: .script, renewing: false, credential: credential) else { return nil }
             return try? await page.context(from: request, visitor: visit.visitor(as: Page.User.self))
         }
@@ -156,6 +156,12 @@ struct LiveStream<Page: ComposedPage>: Sendable {
             return event
         }
 
+        /// `section` loaded, unless kept, and in its card.
+        private func render(_ section: SectionController, of controller: StackPageController, into html: inout HTMLWriter) async {
+            await section.loadTree(routes.site.settings.loadOptions)
+            controller.renderCard(section, into: &html)
+        }
+
         /// Renders the sections for the stream's visitor and sends each as an event. `false` when the visitor is gone.
         private func send(_ ids: [SectionID], sent: inout [SectionID: Int], into writer: ResponseBodyWriter) async -> Bool {
             guard !ids.isEmpty else { return true }
@@ -168,20 +174,14 @@ struct LiveStream<Page: ComposedPage>: Sendable {
                 // The version read as the tree was made: a card served as kept was kept at it, not at a newer one.
                 let version = section.liveVersion ?? version(of: section.liveKeys)
                 var html = HTMLWriter()
-                if let key = section.cacheEntryKey, let cache = routes.site.sectionCache {
-                    // Many streams show this card: one renders it into the cache, the others take it from there.
-                    let rendered = await routes.renders.once(key) {
-                        await section.loadTree(routes.site.settings.loadOptions)
-                        controller.renderCard(section, into: &html)
-                    }
-                    if !rendered {
-                        controller.useCache(cache, except: routes.site.settings.uncachedSections)
-                        await section.loadTree(routes.site.settings.loadOptions)
-                        controller.renderCard(section, into: &html)
-                    }
-                } else {
-                    await section.loadTree(routes.site.settings.loadOptions)
-                    controller.renderCard(section, into: &html)
+                let key = section.cacheEntryKey
+                // Many streams show this card: one renders it into the cache, the others wait for it.
+                if let key, await !routes.renders.once(key, { await render(section, of: controller, into: &html) }) {
+                    // Rendered by another stream: kept now, unless it fell back (then it loads here).
+                    if let cache = routes.site.sectionCache { controller.useCache(cache, except: routes.site.settings.uncachedSections) }
+                    await render(section, of: controller, into: &html)
+                } else if key == nil {
+                    await render(section, of: controller, into: &html)
                 }
                 sent[id] = version
                 let eventID = keys.map { "\($0.id)=\(sent[$0.id] ?? 0)" }.joined(separator: ".")

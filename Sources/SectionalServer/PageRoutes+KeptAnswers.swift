@@ -21,7 +21,7 @@ extension PageRoutes {
         if let memos, let credential = made.credential, response.status == .ok || response.status == .notModified,
             let tag = response.headers["ETag"]
         {
-            let key = AnswerKey(kind: kind, path: request.path, query: request.query, credential: credential)
+            let key = AnswerKey(kind, of: request, credential: credential)
             var basis = made.basis
             for card in cards { basis.add(card: card) }
             memos.answers.keep(KeptAnswer(tag: tag, user: made.visit.name), basis: basis, for: key)
@@ -44,17 +44,18 @@ extension PageRoutes {
     /// The key of `request`'s answer; `nil` when the sign-in cannot tell its credential.
     func answerKey(_ kind: AnswerKind, _ request: Request) -> AnswerKey? {
         guard let credential = credential(in: request) else { return nil }
-        return AnswerKey(kind: kind, path: request.path, query: request.query, credential: credential)
+        return AnswerKey(kind, of: request, credential: credential)
     }
 
     /// What says who sends `request`: `""` on a site without sign-in; `nil` when its sign-in cannot tell.
     func credential(in request: Request) -> String? { signIn == nil ? "" : signIn?.credential(in: request) }
 
+    /// `request`'s credential when the routes keep anything by it; `nil` when they keep nothing.
+    func keptCredential(in request: Request) -> String? { memos == nil ? nil : credential(in: request) }
+
     /// What an answer to `request` is made from, to gather: its credential
     /// read once, when anything is kept.
-    func making(_ request: Request) -> AnswerMaking {
-        AnswerMaking(credential: memos == nil ? nil : credential(in: request))
-    }
+    func making(_ request: Request) -> AnswerMaking { AnswerMaking(credential: keptCredential(in: request)) }
 
     /// Who sent `request`: as kept for its `credential` while that stands,
     /// else as the sign-in reads them, then kept.
@@ -71,7 +72,7 @@ extension PageRoutes {
     /// The layout `request` is composed on: as kept for the same request and
     /// `credential` while it stands, else as the page reads it, then kept.
     func knownLayout(_ request: Request, _ context: Page.Context, credential: String?) async -> SavedLayout {
-        let key = credential.map { AnswerKey(kind: .layout, path: request.path, query: request.query, credential: $0) }
+        let key = credential.map { AnswerKey(.layout, of: request, credential: $0) }
         if let memos, let key, let kept = memos.layouts.standing(key, versions: memos.versions) { return kept }
         let layout = await page.savedLayout(for: context)
         if let memos, let key { memos.keep(layout, read: layout.readAt, in: memos.layouts, for: key) }
@@ -172,6 +173,14 @@ struct AnswerKey: Hashable, Sendable {
     let path: String
     let query: [QueryItem]
     let credential: String
+
+    /// The key of `request`'s answer of `kind`, for `credential`.
+    init(_ kind: AnswerKind, of request: Request, credential: String) {
+        self.kind = kind
+        path = request.path
+        query = request.query
+        self.credential = credential
+    }
 
     var size: Int { path.utf8.count + credential.utf8.count + query.reduce(0) { $0 + $1.name.utf8.count + $1.value.utf8.count + 32 } + 64 }
 }

@@ -79,8 +79,7 @@ final class PageRoutes<Page: ComposedPage>: Sendable {
 
     private func fullPageResponse(_ request: Request) async throws(HTTPError) -> Response {
         var made = making(request)
-        made.visit = try await visit(request, for: .browser, credential: made.credential)
-        made.basis.add(made.visit.readAt)
+        try await identify(request, for: .browser, made: &made)
         let visitor = made.visit.visitor(as: Page.User.self)
         let shell = Shell(
             visitor: visitor,
@@ -257,10 +256,15 @@ final class PageRoutes<Page: ComposedPage>: Sendable {
         }
     }
 
-    /// Who asks, the request's context, and its composition on top of the user's saved layout.
-    func compose(_ request: Request, for reader: Reader, made: inout AnswerMaking) async throws(HTTPError) -> (Page.Context, CompositionPlan) {
+    /// Who asks, into what the answer is made from, with what they were read at.
+    private func identify(_ request: Request, for reader: Reader, made: inout AnswerMaking) async throws(HTTPError) {
         made.visit = try await visit(request, for: reader, credential: made.credential)
         made.basis.add(made.visit.readAt)
+    }
+
+    /// Who asks, the request's context, and its composition on top of the user's saved layout.
+    func compose(_ request: Request, for reader: Reader, made: inout AnswerMaking) async throws(HTTPError) -> (Page.Context, CompositionPlan) {
+        try await identify(request, for: reader, made: &made)
         let context = try await page.context(from: request, visitor: made.visit.visitor(as: Page.User.self))
         return (context, try await plan(request, context, made: &made))
     }

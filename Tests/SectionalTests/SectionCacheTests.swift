@@ -147,29 +147,27 @@ struct CachedSectionTests {
             override var cacheKey: String? { "k" }
         }
         let cache = SectionCache(capacity: 1 << 20)
-        let page = StackPageController(id: "feed", title: "Feed")
         let container = Container(id: "alerts", title: "Alerts")
         container.addChild(FailingSection(id: "inner", title: "Inner", cacheKey: nil))
-        page.addChild(container)
-        page.useCache(cache)
-        _ = await page.loadTree(LoadOptions())
-        var html = HTMLWriter()
-        page.renderCard(container, into: &html)
-        #expect(String(decoding: html.bytes, as: UTF8.self).contains("Inner could not be loaded"))
+        #expect(await Self.card(container, loadedWith: cache).contains("Inner could not be loaded"))
         #expect(cache.statistics.entries == 0, "its fallback would have been served as kept")
     }
 
     @Test func aFallbackIsNeverKept() async {
         let cache = SectionCache(capacity: 1 << 20)
+        #expect(await Self.card(FailingSection(id: "alerts", title: "Alerts", cacheKey: "k"), loadedWith: cache).contains("could not be loaded"))
+        #expect(cache.statistics.entries == 0)
+    }
+
+    /// `section`'s card on a page of its own that uses `cache`, once loaded.
+    private static func card(_ section: SectionController, loadedWith cache: SectionCache) async -> String {
         let page = StackPageController(id: "feed", title: "Feed")
-        let section = FailingSection(id: "alerts", title: "Alerts", cacheKey: "k")
         page.addChild(section)
         page.useCache(cache)
         _ = await page.loadTree(LoadOptions())
         var html = HTMLWriter()
         page.renderCard(section, into: &html)
-        #expect(String(decoding: html.bytes, as: UTF8.self).contains("could not be loaded"))
-        #expect(cache.statistics.entries == 0)
+        return String(decoding: html.bytes, as: UTF8.self)
     }
 }
 

@@ -46,6 +46,8 @@ public final class LiveHub: LiveVersionSource {
     }
 
     private let state = Mutex(State())
+    /// Goes up under the lock, after each version that does (`changeCount`).
+    private let changes = Atomic(0)
     /// The change that tells a stream to end for good (version 0: replaced by a newer one; 1: signed out).
     public static let endKey = LiveKey(stored: "")
     /// Not a change: the stream's own wake-up (its client took what was sent).
@@ -94,6 +96,7 @@ public final class LiveHub: LiveVersionSource {
         let change = state.withLock { state -> Change in
             let version = (state.versions[key] ?? 0) + 1
             state.versions[key] = version
+            changes.add(1, ordering: .releasing)
             return Change(key: key, version: version)
         }
         deliver(change)
@@ -104,6 +107,7 @@ public final class LiveHub: LiveVersionSource {
         let isNewer = state.withLock { state in
             guard version > state.versions[key] ?? 0 else { return false }
             state.versions[key] = version
+            changes.add(1, ordering: .releasing)
             return true
         }
         if isNewer { deliver(Change(key: key, version: version)) }
@@ -118,6 +122,10 @@ public final class LiveHub: LiveVersionSource {
     public func version(of keys: Set<LiveKey>) -> Int {
         state.withLock { state in keys.reduce(0) { $0 + (state.versions[$1] ?? 0) } }
     }
+
+    /// Counted after the version it follows, under the same lock: whoever
+    /// reads the count and then a version sees every version the count has counted.
+    public var changeCount: Int? { changes.load(ordering: .acquiring) }
 
     /// Streams open now.
     public var openStreams: Int { state.withLock { $0.subscribers.count } }

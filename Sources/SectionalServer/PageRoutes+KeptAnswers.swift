@@ -48,7 +48,10 @@ extension PageRoutes {
     }
 
     /// What says who sends `request`: `""` on a site without sign-in; `nil` when its sign-in cannot tell.
-    func credential(in request: Request) -> String? { signIn == nil ? "" : signIn?.credential(in: request) }
+    func credential(in request: Request) -> String? {
+        guard let signIn else { return "" }
+        return signIn.credential(in: request)
+    }
 
     /// `request`'s credential when the routes keep anything by it; `nil` when they keep nothing.
     func keptCredential(in request: Request) -> String? { memos == nil ? nil : credential(in: request) }
@@ -106,7 +109,14 @@ enum AnswerKind: String {
 final class KeptAnswer: Sendable {
     let tag: String
     let user: String?
-    private let notModified = Mutex<Response?>(nil)
+    /// Built by the first request that names the tag. Read with an atomic
+    /// load, not under a lock: every `304` of a page reads it, from every thread.
+    private let notModified = AtomicLazyReference<Prepared>()
+
+    private final class Prepared: Sendable {
+        let response: Response
+        init(_ response: Response) { self.response = response }
+    }
 
     init(tag: String, user: String?) {
         self.tag = tag
@@ -115,16 +125,12 @@ final class KeptAnswer: Sendable {
 
     /// The `304` with `headers` and the tag, built once.
     func notModified(headers: HTTPHeaders) -> Response {
-        notModified.withLock { kept in
-            if let kept { return kept }
-            var headers = headers
-            headers.add("ETag", tag)
-            var response = Response(status: .notModified, headers: headers, body: .bytes([]))
-            response.logUser = user
-            let prepared = response.preparedForResending()
-            kept = prepared
-            return prepared
-        }
+        if let built = notModified.load() { return built.response }
+        var headers = headers
+        headers.add("ETag", tag)
+        var response = Response(status: .notModified, headers: headers, body: .bytes([]))
+        response.logUser = user
+        return notModified.storeIfNil(Prepared(response.preparedForResending())).response
     }
 }
 
@@ -133,7 +139,7 @@ final class KeptAnswer: Sendable {
 /// again with no database read, and a request naming the tag it was
 /// sent with is answered `304` with nothing made at all. None without
 /// the versions (a live hub) or a section cache.
-struct PageMemos: Sendable {
+final class PageMemos: Sendable {
     /// The tags of the answers sent whole.
     let answers: StampedMemo<AnswerKey, KeptAnswer>
     /// Who each credential is (`SignIn.visit(for:renewing:)`).

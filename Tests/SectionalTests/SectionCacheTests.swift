@@ -189,11 +189,21 @@ private final class FailingSection: SectionController {
 
 @Suite("Values kept with the versions they were made from")
 struct StampedMemoTests {
-    /// Versions a test sets by key; 0 for a key never changed.
+    /// Versions a test sets by key; 0 for a key never changed. Counting
+    /// its changes, as the live hub does, or not, as a source need not.
     private final class Versions: LiveVersionSource, Sendable {
         let current = Mutex([LiveKey: Int]())
+        let counts: Bool
+        private let changes = Atomic(0)
+        init(counting: Bool = false) { counts = counting }
         func version(of keys: Set<LiveKey>) -> Int { current.withLock { versions in keys.reduce(0) { $0 + (versions[$1] ?? 0) } } }
-        func set(_ key: LiveKey, _ version: Int) { current.withLock { $0[key] = version } }
+        func set(_ key: LiveKey, _ version: Int) {
+            current.withLock { versions in
+                versions[key] = version
+                changes.add(1, ordering: .releasing)
+            }
+        }
+        var changeCount: Int? { counts ? changes.load(ordering: .acquiring) : nil }
     }
 
     private final class Card: SectionController {
@@ -219,8 +229,11 @@ struct StampedMemoTests {
         return page
     }
 
-    @Test func standsWhileEveryVersionDoesAndUntilItExpires() async {
-        let versions = Versions()
+    /// Whether the versions count their changes: a value confirmed at one
+    /// count is given back at the same count without its versions looked up.
+    @Test(arguments: [false, true])
+    func standsWhileEveryVersionDoesAndUntilItExpires(counting: Bool) async {
+        let versions = Versions(counting: counting)
         versions.set("signin:1", 4)
         let page = await loaded([Card(keys: ["alerts:1"], cacheKey: "k")], versions)
         var basis = AnswerBasis()
@@ -230,11 +243,16 @@ struct StampedMemoTests {
         let kept = StampedMemo<String, String>(capacity: 1 << 16) { key, value in key.utf8.count + value.utf8.count }
         kept.keep("\"t\"", basis: basis, for: "page /feed")
         #expect(kept.standing("page /feed", versions: versions, now: now) == "\"t\"")
+        #expect(kept.standing("page /feed", versions: versions, now: now) == "\"t\"", "confirmed again, nothing changed")
         #expect(kept.standing("page /feed?x", versions: versions, now: now) == nil, "another request")
         #expect(kept.standing("page /feed", versions: versions, now: now + .seconds(60)) == nil, "the session is due its renewal")
+        kept.keep("\"t\"", basis: basis, for: "page /feed")
+        #expect(kept.standing("page /feed", versions: versions, now: now) == "\"t\"")
         versions.set("alerts:1", 1)
         #expect(kept.standing("page /feed", versions: versions, now: now) == nil, "a card's data changed")
         versions.set("alerts:1", 0)
+        kept.keep("\"t\"", basis: basis, for: "page /feed")
+        #expect(kept.standing("page /feed", versions: versions, now: now) == "\"t\"")
         versions.set("signin:1", 5)
         #expect(kept.standing("page /feed", versions: versions, now: now) == nil, "the visitor's sessions changed")
     }

@@ -269,10 +269,15 @@ public protocol LiveVersionSource: AnyObject, Sendable {
     func version(of keys: Set<LiveKey>) -> Int
     /// The version of the data `key` names.
     func version(of key: LiveKey) -> Int
+    /// A count that goes up, after the version, whenever any version does:
+    /// what was current at one count is current while the count stays.
+    /// `nil` (the default): not counted, every version is looked up.
+    var changeCount: Int? { get }
 }
 
 extension LiveVersionSource {
     public func version(of key: LiveKey) -> Int { version(of: [key]) }
+    public var changeCount: Int? { nil }
 }
 
 /// Where a stack's cards go.

@@ -22,14 +22,17 @@ struct LeastRecentlyUsed<Key: Hashable, Value>: ~Copyable {
     unowned(unsafe) var oldest: Entry?
     var statistics = SectionCache.Statistics()
 
-    mutating func take(_ key: Key) -> Value? {
+    mutating func take(_ key: Key) -> Value? { take(key) { $0 } }
+
+    /// The entry under `key` as `body` reads it, changing it in place; `nil` when there is none.
+    mutating func take<Result>(_ key: Key, _ body: (inout Value) -> Result) -> Result? {
         guard let entry = entries[key] else {
             statistics.misses += 1
             return nil
         }
         statistics.hits += 1
         touch(entry)
-        return entry.content
+        return body(&entry.content)
     }
 
     mutating func put(_ key: Key, _ content: Value, size: Int, capacity: Int) {

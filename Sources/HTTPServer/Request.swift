@@ -28,6 +28,9 @@ public struct Request: Sendable {
     }
     /// The address as the connection holds it, written out only when asked for.
     var peer: PeerAddress?
+    /// Where the answer notes what its access-log line says of the request
+    /// (who sent it); `nil` for a request made by hand, whose notes go nowhere.
+    public var log: RequestLog?
     /// A request from its decoded parts, e.g. in a test.
     public init(method: HTTPMethod, path: String, query: [QueryItem] = [], headers: HTTPHeaders = [:], body: [UInt8] = []) {
         self.method = method

@@ -6,8 +6,8 @@ import Synchronization
 /// Made when the request line arrives, released when libmicrohttpd reports
 /// the request complete. `phase` and the log fields are touched only by the
 /// connection's worker thread; the answer of an async responder crosses
-/// from its task under `handoff`.
-final class RequestState: @unchecked Sendable {
+/// from its task under `handoff`. It is the request's `RequestLog` too.
+final class RequestState: RequestLog, @unchecked Sendable {
     enum Phase {
         /// Headers are arriving; answering now would cost keep-alive.
         case receivingHeaders
@@ -37,9 +37,8 @@ final class RequestState: @unchecked Sendable {
     var sentBytes: UInt64 = 0
     /// The answer's timing, repeated in the access log.
     var timing: ServerTiming?
-    /// The route that answered and who asked, for metrics and the log.
+    /// The route that answered, for metrics and the log.
     var route: String?
-    var user: String?
     /// The connection while suspended; cleared once resumed.
     var connection: ConnectionHandle?
 
@@ -66,6 +65,7 @@ final class RequestState: @unchecked Sendable {
             targetProblem = problem
         }
         self.startedAt = startedAt
+        super.init()
     }
 
     /// Stores the answer (and the stream its body is written into); `true`

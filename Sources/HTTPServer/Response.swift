@@ -40,8 +40,6 @@ public struct Response: Sendable {
     /// The route that answered, as registered (`/feed/sections/{id}`): a
     /// metric's label, never the raw path. Set by the router.
     public var route: String?
-    /// Who asked, for the access log (a user id); never sent.
-    public var logUser: String?
     /// The same answer, built once for libmicrohttpd, when it is sent often unchanged.
     var prepared: PreparedResponse?
 

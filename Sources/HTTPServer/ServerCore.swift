@@ -160,7 +160,7 @@ final class ServerCore: Sendable {
         do {
             if let proposed = state.headers["X-Request-ID"].flatMap(RequestID.proposed) { state.id = proposed }
             request = Self.withPeer(
-                try Request(method: state.method, target: state.target, headers: state.headers, body: state.body), connection, id: state.id)
+                try Request(method: state.method, target: state.target, headers: state.headers, body: state.body), connection, state)
         } catch {
             return queue(error.response(), on: connection, state)
         }
@@ -206,9 +206,10 @@ final class ServerCore: Sendable {
     }
 
     /// The request with the connection's address, moved rather than copied (`Response` says why).
-    private static func withPeer(_ request: consuming Request, _ connection: OpaquePointer, id: RequestID) -> Request {
+    private static func withPeer(_ request: consuming Request, _ connection: OpaquePointer, _ state: RequestState) -> Request {
         request.peer = PeerAddress(of: connection)
-        request.name = id
+        request.name = state.id
+        request.log = state
         return consume request
     }
 
@@ -316,7 +317,6 @@ final class ServerCore: Sendable {
         state.route = response.route
         if configuration.accessLog {
             state.timing = response.timing
-            state.user = response.logUser
         }
         let closing = isStopping.load(ordering: .relaxed) || isDraining.load(ordering: .relaxed)
         if let prepared = response.prepared, !closing {

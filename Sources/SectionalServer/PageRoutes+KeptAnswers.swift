@@ -10,6 +10,7 @@ extension PageRoutes {
         guard let memos, let asked = request.headers["If-None-Match"], let key = answerKey(kind, request),
             let answer = memos.answers.standing(key, versions: memos.versions), EntityTag.matches(asked, answer.tag)
         else { return nil }
+        request.log?.user = answer.user
         return answer.notModified(headers: kind == .description ? notModifiedHeaders.description : notModifiedHeaders.html)
     }
 
@@ -104,7 +105,7 @@ enum AnswerKind: String {
 }
 
 /// An answer's tag, kept (`PageMemos.answers`), who it was for (for the
-/// access log), and the `304` that confirms it, built the first time it is
+/// access log, `Request.log`), and the `304` that confirms it, built the first time it is
 /// sent and queued as it is from then on.
 final class KeptAnswer: Sendable {
     let tag: String
@@ -128,8 +129,7 @@ final class KeptAnswer: Sendable {
         if let built = notModified.load() { return built.response }
         var headers = headers
         headers.add("ETag", tag)
-        var response = Response(status: .notModified, headers: headers, body: .bytes([]))
-        response.logUser = user
+        let response = Response(status: .notModified, headers: headers, body: .bytes([]))
         return notModified.storeIfNil(Prepared(response.preparedForResending())).response
     }
 }

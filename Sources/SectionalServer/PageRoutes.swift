@@ -102,7 +102,7 @@ final class PageRoutes<Page: ComposedPage>: Sendable {
             // A malformed query, the visitor known: the error page keeps the page's banner, signed in.
             response = site.errorPage(error, banner: page.banner(for: visitor, in: site))
         }
-        return withLogUser(response, made.visit)
+        return response
     }
 
     /// What frames a page's sections: the banner for its visitor and a one-time notice.
@@ -180,7 +180,7 @@ final class PageRoutes<Page: ComposedPage>: Sendable {
         let (controller, section) = try fragmentTree(id, plan: plan, context: context)
         let report = await section.loadTree(site.settings.loadOptions)
         let response = validated(card(section, of: controller, report), for: request)
-        return withLogUser(keeping(response, .fragment, request, made, cards: [section]), made.visit)
+        return keeping(response, .fragment, request, made, cards: [section])
     }
 
     /// The section a fragment's path names.
@@ -229,7 +229,7 @@ final class PageRoutes<Page: ComposedPage>: Sendable {
         log(report)
         let response = Response.description(of: plan, at: address(context), report: report, pretty: request.hasQueryItem("pretty"))
         let validated = validated(response, for: request, varying: Self.descriptionVaries)
-        return withLogUser(keeping(validated, .description, request, made, cards: controller.children), made.visit)
+        return keeping(validated, .description, request, made, cards: controller.children)
     }
 
     /// The JSON description is asked for with a cookie or a bearer token.
@@ -247,6 +247,7 @@ final class PageRoutes<Page: ComposedPage>: Sendable {
     func visit(_ request: Request, for reader: Reader, renewing: Bool = true, credential: String? = nil) async throws(HTTPError) -> Visit {
         guard let signIn else { return .nobody }
         let visit = try await knownVisit(request, signIn, renewing: renewing, credential: credential)
+        request.log?.user = visit.name
         guard visit.name == nil, !page.isPublic else { return visit }
         switch reader {
         case .browser:
@@ -301,11 +302,6 @@ final class PageRoutes<Page: ComposedPage>: Sendable {
     }
 
     /// The answer, with who asked for the access log.
-    private func withLogUser(_ response: consuming Response, _ visit: Visit) -> Response {
-        response.logUser = visit.name
-        return consume response  // `Response` says why
-    }
-
     /// Where the page lives, with the context its links keep: `page.address(_:)` on the path made once.
     private func address(_ context: Page.Context) -> PageAddress {
         PageAddress(path: path, context: page.linkContext(context))

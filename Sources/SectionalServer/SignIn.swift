@@ -99,7 +99,9 @@ extension Site {
         guard let signIn = signIn(readAs: User.self, by: "The route " + request.path) else {
             preconditionFailure("The route \(request.path) needs a visitor and the site has no sign-in: set site.signIn.")
         }
-        guard let visitor = try await signIn.visit(for: request, renewing: true).visitor(as: User.self) else {
+        let visit = try await signIn.visit(for: request, renewing: true)
+        request.log?.user = visit.name
+        guard let visitor = visit.visitor(as: User.self) else {
             throw HTTPError(.seeOther, "Sign in first.", headers: ["Location": signIn.signInPath(returningTo: request)])
         }
         return visitor

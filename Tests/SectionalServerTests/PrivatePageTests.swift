@@ -1,3 +1,4 @@
+import Foundation
 import HTTPServer
 import Sectional
 import SectionalServer
@@ -18,6 +19,20 @@ private struct NameSignIn: SignIn {
     func signInPath(returningTo request: Request) -> String { "/login?next=" + request.path }
 }
 
+/// `NameSignIn`, its visitors confirmed by their credential alone, as a
+/// session's are by its cookie: a page made for one is kept, and confirmed with a `304`.
+private struct KeptNameSignIn: SignIn {
+    func visitor(for request: Request, renewing: Bool) async throws(HTTPError) -> SignedIn<String>? {
+        var visitor = try await NameSignIn().visitor(for: request, renewing: renewing)
+        visitor?.readAt = ReadStamp()
+        return visitor
+    }
+
+    func credential(in request: Request) -> String? { request.headers["Authorization"] ?? "" }
+
+    func signInPath(returningTo request: Request) -> String { NameSignIn().signInPath(returningTo: request) }
+}
+
 /// A page that says nothing about who may see it, and reads nobody.
 private struct PlainPage: ComposedPage {
     let name = "plain"
@@ -25,12 +40,13 @@ private struct PlainPage: ComposedPage {
     let catalog = PageCatalog<Void>([.section(WatchedSection.self) { _ in WatchedSection() }], defaults: [WatchedSection.self])
 }
 
-/// A section shown live: it watches the key `watched`.
+/// A section shown live: it watches the key `watched`; its card is the same for everyone.
 private final class WatchedSection: SectionController, CatalogSection {
     static let id: SectionID = "watched"
     static let title = "Watched"
     init() { super.init(id: Self.id, title: Self.title) }
     override var liveKeys: Set<LiveKey> { ["watched"] }
+    override var cacheKey: String? { "" }
     override func render(into html: inout HTMLWriter) { p { "Watched" }.render(into: &html) }
 }
 
@@ -150,10 +166,35 @@ struct PrivatePageTests {
         #expect(try await client.get("/api/lobby/sections").status == .ok)
     }
 
-    @Test("The access log names the signed-in visitor")
+    @Test("The access log names who sent each request: a page, a fragment, a route of the app's own and a 304; nobody on a public page")
     func logNamesVisitor() async throws {
-        let answer = try await InProcessClient(router(site())).answer(.get, "/plain", headers: ["Authorization": "Bearer bob"])
-        #expect(answer.logUser == "bob")
+        var site = site(live: LiveHub())
+        site.signIn = KeptNameSignIn()
+        site.sectionCache = SectionCache(capacity: 1 << 20)
+        var router = router(site)
+        router.get("/me") { [site] request in try await "you are " + site.requireVisitor(request, as: String.self).user }
+        let log = LogCollector()
+        let logger = log.logger.with(level: .info, format: .json)
+        var configuration = ServerConfiguration.forTests()
+        configuration.accessLog = true
+        var tagged: TestResponse?
+        try await withLiveServer(router, configuration: configuration, logger: logger) { server in
+            let client = LiveClient(port: server.port)
+            #expect(try await client.get("/plain/sections/watched", headers: ["Authorization": "Bearer alice"]).status == .ok)
+            #expect(try await client.get("/me", headers: ["Authorization": "Bearer alice"]).bodyText == "you are alice")
+            #expect(try await client.get("/lobby").status == .ok)
+            tagged = try await client.get("/plain?stream=0", headers: ["Authorization": "Bearer bob"])
+            let tag = try #require(tagged?.headers["ETag"])
+            let again = try await client.get("/plain?stream=0", headers: ["Authorization": "Bearer bob", "If-None-Match": tag])
+            #expect(again.status == .notModified)
+        }
+        let lines = log.lines.compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+        func users(of path: String) -> [String?] { lines.filter { $0["path"] as? String == path }.map { $0["user"] as? String } }
+        #expect(users(of: "/plain/sections/watched") == ["alice"])
+        #expect(users(of: "/me") == ["alice"])
+        #expect(users(of: "/lobby") == [nil], "nobody signed in")
+        #expect(users(of: "/plain?stream=0") == ["bob", "bob"], "the page, then its 304")
+        #expect(lines.filter { $0["path"] as? String == "/plain?stream=0" }.map { $0["status"] as? Int } == [200, 304])
     }
 
     @Test("A private page on a site with no sign-in stops the program as the router is built")

@@ -10,6 +10,7 @@ let package = Package(
         .library(name: "SectionalServer", targets: ["SectionalServer"]),
         .library(name: "SectionalTesting", targets: ["SectionalTesting"]),
         .library(name: "SectionalSecurity", targets: ["SectionalSecurity"]),
+        .library(name: "SectionalAccounts", targets: ["SectionalAccounts"]),
         .library(name: "SectionalSQL", targets: ["SectionalSQL"]),
         .library(name: "SectionalSQLite", targets: ["SectionalSQLite"]),
         .library(name: "SectionalPostgres", targets: ["SectionalPostgres"]),
@@ -27,6 +28,7 @@ let package = Package(
         .target(name: "HTTPServer", dependencies: ["CMicroHTTPD"]),
         .target(name: "SectionalSecurity", dependencies: ["CSodium", "HTTPServer", "SectionalServer"]),
         .target(name: "SectionalSQL"),
+        .target(name: "SectionalAccounts", dependencies: ["HTTPServer", "Sectional", "SectionalServer", "SectionalSecurity", "SectionalSQL"]),
         .target(name: "SectionalSQLite", dependencies: ["CSQLite", "SectionalSQL"]),
         .target(name: "SectionalPostgres", dependencies: ["CLibPQ", "SectionalSQL"]),
         .target(name: "Sectional"),
@@ -34,9 +36,12 @@ let package = Package(
         .target(name: "SectionalTesting", dependencies: ["HTTPServer", "Sectional"]),
         .target(
             name: "FeedApp",
-            dependencies: ["HTTPServer", "Sectional", "SectionalServer", "SectionalSecurity", "SectionalSQL", "SectionalSQLite", "SectionalPostgres"]),
+            dependencies: [
+                "HTTPServer", "Sectional", "SectionalAccounts", "SectionalServer", "SectionalSecurity", "SectionalSQL", "SectionalSQLite",
+                "SectionalPostgres",
+            ]),
         .executableTarget(
-            name: "feed-server", dependencies: ["FeedApp", "HTTPServer", "Sectional", "SectionalPostgres", "SectionalServer"],
+            name: "feed-server", dependencies: ["FeedApp", "HTTPServer", "Sectional", "SectionalAccounts", "SectionalPostgres", "SectionalServer"],
             plugins: ["BuildInfo"]),
         // The commit feed-server is built from, for --version.
         .plugin(name: "BuildInfo", capability: .buildTool()),
@@ -44,17 +49,18 @@ let package = Package(
         .testTarget(name: "SectionalTests", dependencies: ["Sectional", "SectionalTesting"]),
         .testTarget(name: "SectionalServerTests", dependencies: ["HTTPServer", "Sectional", "SectionalServer", "SectionalTesting"]),
         // What both of the app's test targets sign in with.
-        .target(name: "FeedAppTestSupport", dependencies: ["FeedApp", "SectionalTesting"], path: "Tests/FeedAppTestSupport"),
+        .target(name: "FeedAppTestSupport", dependencies: ["FeedApp", "SectionalAccounts", "SectionalTesting"], path: "Tests/FeedAppTestSupport"),
         .testTarget(
             name: "DataTests",
             dependencies: [
-                "FeedApp", "FeedAppTestSupport", "HTTPServer", "Sectional", "SectionalSecurity", "SectionalServer", "SectionalSQL",
-                "SectionalSQLite", "SectionalPostgres", "SectionalTesting",
+                "FeedApp", "FeedAppTestSupport", "HTTPServer", "Sectional", "SectionalAccounts", "SectionalSecurity", "SectionalServer",
+                "SectionalSQL", "SectionalSQLite", "SectionalPostgres", "SectionalTesting",
             ]),
         .testTarget(
             name: "FeedAppTests",
             dependencies: [
-                "FeedApp", "FeedAppTestSupport", "HTTPServer", "Sectional", "SectionalSecurity", "SectionalServer", "SectionalTesting",
+                "FeedApp", "FeedAppTestSupport", "HTTPServer", "Sectional", "SectionalAccounts", "SectionalSecurity", "SectionalServer",
+                "SectionalTesting",
             ]),
     ],
     swiftLanguageModes: [.v6]

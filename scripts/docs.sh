@@ -30,7 +30,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 readonly SWIFT=${SWIFT:-swift}
-readonly MODULES=(Sectional SectionalServer SectionalTesting HTTPServer SectionalSQL SectionalSQLite SectionalPostgres SectionalSecurity)
+readonly MODULES=(Sectional SectionalServer SectionalTesting HTTPServer SectionalSQL SectionalSQLite SectionalPostgres SectionalSecurity SectionalAccounts)
 readonly OUT=.build/docs
 readonly SITE=$OUT/site
 readonly BASE_PATH=${DOCS_BASE_PATH:-/}

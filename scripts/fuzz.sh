@@ -56,14 +56,14 @@ build_module SectionalSecurity Sources/CSodium "$OUT/modules/HTTPServer.o"
 build_module SectionalSQL
 build_module SectionalSQLite Sources/CSQLite "$OUT/modules/SectionalSQL.o"
 build_module SectionalPostgres Sources/CLibPQ "$OUT/modules/SectionalSQL.o"
-build_module FeedApp "$OUT/modules/SectionalServer.o" "$OUT/modules/SectionalSecurity.o" "$OUT/modules/SectionalSQLite.o" \
-    "$OUT/modules/SectionalPostgres.o"
+build_module SectionalAccounts "$OUT/modules/SectionalServer.o" "$OUT/modules/SectionalSecurity.o" "$OUT/modules/SectionalSQL.o"
+build_module FeedApp "$OUT/modules/SectionalAccounts.o" "$OUT/modules/SectionalSQLite.o" "$OUT/modules/SectionalPostgres.o"
 
 harness_modules() {
     case $1 in
         CompositionPlan|HTMLEscaping) echo Sectional HTTPServer ;;
         StaticPath) echo HTTPServer ;;
-        RequestPath) echo Sectional HTTPServer SectionalServer SectionalSecurity SectionalSQL SectionalSQLite SectionalPostgres FeedApp ;;
+        RequestPath) echo Sectional HTTPServer SectionalServer SectionalSecurity SectionalSQL SectionalSQLite SectionalPostgres SectionalAccounts FeedApp ;;
         *) die "unknown harness $1" ;;
     esac
 }
@@ -75,7 +75,7 @@ for name in "${HARNESSES[@]}"; do
     if [[ ! -x $binary ]] || [[ -n $(find "Fuzz/$name" Fuzz/Support "${objects[@]}" -newer "$binary" -print -quit) ]]; then
         say "linking harness $name"
         "$SWIFTC" "${FLAGS[@]}" -module-name "Fuzz$name" "Fuzz/$name/Harness.swift" Fuzz/Support/FuzzSupport.swift \
-            "${objects[@]}" -lmicrohttpd -lsodium -lsqlite3 -o "$binary"
+            "${objects[@]}" $(pkg-config --libs libmicrohttpd) -lsodium -lsqlite3 -o "$binary"
     fi
 done
 

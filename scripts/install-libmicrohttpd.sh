@@ -14,7 +14,7 @@
 # cookie parser (SessionCookie reads the field itself), and static, so that the
 # binary and the Docker image need no shared libmicrohttpd. About 15 s on 2 cores.
 #
-# `--check`: exit 0 if pkg-config finds this version, else 1; builds nothing.
+# `--check`: exit 0 if pkg-config finds this version under its own name, else 1; builds nothing.
 # Environment: PREFIX, DEBIAN_MIRROR (default http://deb.debian.org/debian).
 set -euo pipefail
 
@@ -24,8 +24,16 @@ readonly MIRROR=${DEBIAN_MIRROR:-http://deb.debian.org/debian}
 readonly PREFIX=${PREFIX:-/usr/local}
 readonly TARBALL=libmicrohttpd_${VERSION}.orig.tar.gz
 
+# Installed under a name of its own, libmicrohttpd-1.0.1: as plain -lmicrohttpd the linker took
+# whichever it met first on its search path, and Debian's 0.9.75 (libmicrohttpd-dev) wins as soon
+# as another library's flags put /usr/lib before /usr/local/lib.
+readonly LIBRARY=microhttpd-$VERSION
+
+installed() { pkg-config --exact-version="$VERSION" libmicrohttpd && [[ " $(pkg-config --libs libmicrohttpd) " == *" -l$LIBRARY "* ]]; }
+
 if [[ ${1:-} == --check ]]; then
-    exec pkg-config --exact-version="$VERSION" libmicrohttpd
+    installed
+    exit
 fi
 
 work=$(mktemp -d -t libmicrohttpd.XXXXXX)
@@ -43,7 +51,11 @@ cd "$work/libmicrohttpd-$VERSION"
     >"$work/configure.log" 2>&1 || { cat "$work/configure.log" >&2; exit 1; }
 make --silent -j"$(nproc)" >"$work/make.log" 2>&1 || { tail -50 "$work/make.log" >&2; exit 1; }
 make --silent install >"$work/install.log" 2>&1 || { tail -50 "$work/install.log" >&2; exit 1; }
-pkg-config --exact-version="$VERSION" libmicrohttpd || {
+libdir=$PREFIX/lib
+mv "$libdir/libmicrohttpd.a" "$libdir/lib$LIBRARY.a"
+rm -f "$libdir/libmicrohttpd.la"
+sed -i "s/-lmicrohttpd\b/-l$LIBRARY/" "$libdir/pkgconfig/libmicrohttpd.pc"
+installed || {
     echo "libmicrohttpd $VERSION is installed in $PREFIX but pkg-config does not find it first" >&2
     exit 1
 }

@@ -1,5 +1,6 @@
 import HTTPServer
 import Sectional
+import SectionalAccounts
 import SectionalSecurity
 import SectionalServer
 
@@ -58,7 +59,10 @@ public func buildRouter(
     router.get("/readyz") { _ in await readiness.response() }
     router.getSynchronously("/") { _ in Response(status: .seeOther, headers: ["Location": "/feed"]) }
     let formGuard = FormGuard(key: data.formKey)
-    SignInRoutes(accounts: accounts, formGuard: formGuard, site: site, live: live).register(on: &router)
+    SignInRoutes(
+        accounts: accounts, formGuard: formGuard, site: site, live: live, lead: "Your balances, alerts and credit score on one page.",
+        demoUsers: { [pool = data.pool] in try await Seeder.demoUsers(in: pool) }
+    ).register(on: &router)
     let feed = FeedPage(store: data.feed, layouts: data.layouts, formGuard: formGuard, logger: logger)
     router.addPage(feed, in: site)
     FeedWrites(

@@ -1,4 +1,5 @@
 import HTTPServer
+import SectionalAccounts
 
 /// The flags and environment `feed-server` starts with.
 public struct LaunchOptions: Equatable, Sendable {

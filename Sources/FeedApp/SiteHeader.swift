@@ -1,4 +1,5 @@
 import Sectional
+import SectionalAccounts
 
 /// The banner on every page: the site's name and its pages.
 struct SiteHeader: HTML {

@@ -2,6 +2,7 @@ import Dispatch
 import FeedApp
 import HTTPServer
 import Sectional
+import SectionalAccounts
 import SectionalPostgres
 import SectionalServer
 import Synchronization

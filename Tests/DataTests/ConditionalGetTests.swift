@@ -3,6 +3,7 @@ import FeedAppTestSupport
 import Foundation
 import HTTPServer
 import Sectional
+import SectionalAccounts
 import SectionalSecurity
 import SectionalServer
 import SectionalTesting

@@ -1,6 +1,7 @@
 import FeedApp
 import HTTPServer
 import Sectional
+import SectionalAccounts
 import SectionalSecurity
 import SectionalTesting
 import Testing

@@ -1,6 +1,7 @@
 import FeedApp
 import Foundation
 import HTTPServer
+import SectionalAccounts
 import SectionalPostgres
 import SectionalSecurity
 import SectionalServer

@@ -2,6 +2,7 @@ import FeedApp
 import Foundation
 import HTTPServer
 import Sectional
+import SectionalAccounts
 import SectionalServer
 import SectionalTesting
 import Testing

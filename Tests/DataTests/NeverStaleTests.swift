@@ -2,6 +2,7 @@ import FeedAppTestSupport
 import Foundation
 import HTTPServer
 import Sectional
+import SectionalAccounts
 import SectionalPostgres
 import SectionalSQL
 import SectionalSQLite

@@ -1,8 +1,9 @@
+import FeedApp
 import HTTPServer
 import SectionalTesting
 import Testing
 
-@testable import FeedApp
+@testable import SectionalAccounts
 
 @Suite("A live page's checks of its visitor")
 struct RecheckTests {

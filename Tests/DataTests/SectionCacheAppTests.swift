@@ -3,6 +3,7 @@ import FeedAppTestSupport
 import Foundation
 import HTTPServer
 import Sectional
+import SectionalAccounts
 import SectionalServer
 import SectionalTesting
 import Testing

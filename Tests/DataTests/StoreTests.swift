@@ -1,4 +1,5 @@
 import Sectional
+import SectionalAccounts
 import SectionalSecurity
 import SectionalServer
 import Testing

@@ -1,6 +1,7 @@
 import FeedApp
 import Foundation
 import HTTPServer
+import SectionalAccounts
 import SectionalSecurity
 import SectionalTesting
 import Testing

@@ -1,5 +1,6 @@
 import HTTPServer
 import Sectional
+import SectionalAccounts
 import SectionalTesting
 import Testing
 

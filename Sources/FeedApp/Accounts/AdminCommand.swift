@@ -1,3 +1,4 @@
+import SectionalAccounts
 import SectionalSecurity
 
 /// `feed-server user …` and `feed-server token …`: accounts managed from

@@ -1,3 +1,4 @@
+import SectionalAccounts
 import SectionalPostgres
 import SectionalSQL
 import SectionalSQLite
@@ -100,7 +101,7 @@ public struct AppData: Sendable {
             let pool = try ConnectionPool(size: 1, dialect: .sqlite, readers: sqliteReaders(path)) { () throws(SQLError) in
                 try SQLiteConnection(path: path)
             }
-            return make(on: pool, users: try SQLStore.users(setup), formKey: formKey, hasher: hasher)
+            return make(on: pool, users: try SQLAccountStore.users(setup), formKey: formKey, hasher: hasher)
         } catch {
             throw DatabaseProblem("cannot make the database in memory: \(error)")
         }
@@ -136,7 +137,7 @@ public struct AppData: Sendable {
             throw DatabaseProblem("cannot open \(location): \(error)")
         }
         do {
-            let (formKey, users) = try await pool.run { db in (try prepare(db, seed: seed, hasher: hasher), try SQLStore.users(db)) }
+            let (formKey, users) = try await pool.run { db in (try prepare(db, seed: seed, hasher: hasher), try SQLAccountStore.users(db)) }
             return make(on: pool, users: users, formKey: formKey, hasher: hasher)
         } catch {
             pool.close()
@@ -158,7 +159,9 @@ public struct AppData: Sendable {
 
     private static func make(on pool: ConnectionPool, users: [User], formKey: [UInt8], hasher: PasswordHasher) -> AppData {
         let store = SQLStore(pool: pool)
-        return AppData(feed: store, day: store, layouts: store, accounts: store, users: users, formKey: formKey, pool: pool, hasher: hasher)
+        return AppData(
+            feed: store, day: store, layouts: store, accounts: SQLAccountStore(pool: pool), users: users, formKey: formKey, pool: pool,
+            hasher: hasher)
     }
 
     /// The form key every replica shares: made once, by whichever starts first.

@@ -1,4 +1,5 @@
 import Sectional
+import SectionalAccounts
 import SectionalSQL
 import SectionalServer
 
@@ -144,20 +145,6 @@ public final class SQLStore: FeedStore, DayStore, LayoutStore, Sendable {
             ).first.map { row throws(SQLError) in
                 Workout(kind: try row.text(0), minutes: try row.int(1), metres: try row.optionalInt(2), note: try row.text(3))
             }
-        }
-    }
-
-    // MARK: Users
-
-    /// Every user, by id.
-    public func users() async throws -> [User] {
-        try await pool.read { db in try Self.users(db) }
-    }
-
-    /// Every user of the database `db`, by id.
-    static func users(_ db: any SQLConnection) throws -> [User] {
-        try db.query("SELECT id, name, display_name FROM users ORDER BY id", []).map { row throws(SQLError) in
-            User(id: UserID(try row.int(0)), name: try row.text(1), displayName: try row.text(2))
         }
     }
 

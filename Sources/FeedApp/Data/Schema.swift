@@ -1,7 +1,9 @@
+import SectionalAccounts
 import SectionalSQL
 import SectionalServer
 
-/// The app's tables, one migration per change, never edited once shipped.
+/// The app's tables, one migration per change, never edited once shipped
+/// (the accounts' tables too: a new app creates them with `AccountTables`).
 /// Money is integer cents; dates are ISO `YYYY-MM-DD` text on both engines,
 /// which sorts and compares as dates do. Every row of user data names its user.
 enum Schema {
@@ -124,6 +126,6 @@ enum Schema {
                 CREATE INDEX notices_by_board ON notices (board, posted_on);
                 """),
         LiveVersions.triggers(10, on: [LiveData.notices]),
-        LiveVersions.triggers(11, on: [LiveData.sessions]),
+        LiveVersions.triggers(11, on: [AccountTables.sessions]),
     ]
 }

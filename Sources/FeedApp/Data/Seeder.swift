@@ -1,3 +1,4 @@
+import SectionalAccounts
 import SectionalSQL
 import SectionalSecurity
 
@@ -19,6 +20,14 @@ enum Seeder {
             // The sign-in page names the demo users only while they are the demo's.
             try db.execute("INSERT INTO secrets (name, value) VALUES ('demo-data', 'seeded') ON CONFLICT (name) DO NOTHING")
         }
+    }
+
+    /// The demo users, named on the sign-in page with their passwords while
+    /// `pool`'s database holds the demo data; none once it holds real users.
+    static func demoUsers(in pool: ConnectionPool?) async throws -> [DemoUser] {
+        guard let pool, try await pool.run({ db in try !db.query("SELECT value FROM secrets WHERE name = 'demo-data'", []).isEmpty })
+        else { return [] }
+        return SeedData.users.map { DemoUser(name: $0.name, password: $0.password) }
     }
 
     private static func insert(_ user: SeedUser, into db: any SQLConnection, hasher: PasswordHasher) throws {

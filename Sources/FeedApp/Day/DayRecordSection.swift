@@ -1,4 +1,5 @@
 import Sectional
+import SectionalAccounts
 
 /// A day section that shows one record of the date from the store, read for
 /// the signed-in user: the summary, the night's sleep, the workout. A

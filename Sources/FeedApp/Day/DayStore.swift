@@ -1,3 +1,5 @@
+import SectionalAccounts
+
 /// Activity for one day.
 public struct DaySummary: Sendable, Equatable {
     public var steps: Int

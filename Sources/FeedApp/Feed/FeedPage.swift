@@ -1,5 +1,6 @@
 import HTTPServer
 import Sectional
+import SectionalAccounts
 import SectionalSecurity
 import SectionalServer
 

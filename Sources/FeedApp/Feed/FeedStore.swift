@@ -1,4 +1,5 @@
 import Sectional
+import SectionalAccounts
 import SectionalServer
 
 /// Where the feed's sections read their data and its forms write, always

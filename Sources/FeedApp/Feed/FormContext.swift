@@ -1,3 +1,4 @@
+import SectionalAccounts
 import SectionalSecurity
 import SectionalServer
 

@@ -1,4 +1,5 @@
 import Sectional
+import SectionalAccounts
 import SectionalServer
 
 /// The feed's live data, declared once: the tables whose rows are a user's
@@ -13,17 +14,11 @@ enum LiveData {
     /// Every table a trigger watches.
     static let tables = [accounts, alerts, creditScores, transactions]
 
-    /// Who a session's user is and whether it is still open: raised by any
-    /// change to the user's record or sessions (a sign-out, a new password),
-    /// so that an answer confirmed for a session stops standing with it.
-    static let users = LiveTable("users", kind: "signin", owner: "id")
-    /// A session's touch (its last-seen time) is no change of who it is: a kept visit expires before it is due.
-    static let sessions = LiveTable("sessions", kind: "signin", owner: "user_id", updatesOf: ["user_id", "token_hash"])
     /// A user's saved layouts.
     static let layouts = LiveTable("layouts", kind: "layouts", owner: "user_id")
 
     /// The tables of what frames a page: who is signed in, and how their page is laid out.
-    static let frameTables = [users, sessions, layouts]
+    static let frameTables = [AccountTables.users, AccountTables.sessions, layouts]
 
     /// Notices on a board every customer reads: data of no user.
     static let notices = LiveTable("notices", kind: "notices", owner: "board")
@@ -38,8 +33,6 @@ extension LiveKey {
     static func creditScore(of user: UserID) -> LiveKey { LiveData.creditScores.key(of: user) }
     /// A user's transactions.
     static func transactions(of user: UserID) -> LiveKey { LiveData.transactions.key(of: user) }
-    /// A user's record and sessions.
-    static func signIn(of user: UserID) -> LiveKey { LiveData.sessions.key(of: user) }
     /// A user's saved layouts.
     static func layouts(of user: UserID) -> LiveKey { LiveData.layouts.key(of: user) }
     /// The notices on `board`.

@@ -1,3 +1,4 @@
+import SectionalAccounts
 import SectionalServer
 import Synchronization
 

@@ -1,4 +1,5 @@
 import Sectional
+import SectionalAccounts
 import SectionalServer
 import Synchronization
 

@@ -1,4 +1,5 @@
 import Sectional
+import SectionalAccounts
 
 /// The night before the day: time asleep, bedtime, quality.
 final class SleepSection: DayRecordSection<Night>, CatalogSection {

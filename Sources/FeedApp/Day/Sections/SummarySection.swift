@@ -1,4 +1,5 @@
 import Sectional
+import SectionalAccounts
 
 /// Steps, active minutes and calories for the day.
 final class SummarySection: DayRecordSection<DaySummary>, CatalogSection {

@@ -1,4 +1,5 @@
 import Sectional
+import SectionalAccounts
 
 /// The day's workout, or a rest day.
 final class WorkoutSection: DayRecordSection<Workout>, CatalogSection {

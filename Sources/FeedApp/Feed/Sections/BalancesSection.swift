@@ -1,4 +1,5 @@
 import Sectional
+import SectionalAccounts
 
 /// The user's accounts with their balances and a total; negative balances marked.
 final class BalancesSection: SectionController, CatalogSection {

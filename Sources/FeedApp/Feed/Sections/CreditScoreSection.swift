@@ -1,4 +1,5 @@
 import Sectional
+import SectionalAccounts
 
 /// The credit score, its band, and twelve months of history as a small chart.
 final class CreditScoreSection: SectionController, CatalogSection {

@@ -1,4 +1,5 @@
 import Sectional
+import SectionalAccounts
 
 /// The latest transactions: date, merchant, amount.
 final class RecentActivitySection: SectionController, CatalogSection {

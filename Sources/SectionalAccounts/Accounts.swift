@@ -3,6 +3,10 @@ import Sectional
 import SectionalSecurity
 import SectionalServer
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// How sessions live and how sign-in is limited.
 public struct AccountSettings: Sendable, Equatable {
     /// A session unused this long ends.
@@ -16,10 +20,12 @@ public struct AccountSettings: Sendable, Equatable {
     /// four times as many failures for the name from anywhere (its delay at
     /// most a minute) and for the address across names.
     public var failuresAllowed: Int
+    /// How long an attempt counts (`failuresAllowed`).
     public var failureWindow: Duration
     /// Sessions a user keeps: signing in past it ends their least recently used.
     public var sessionsPerUser: Int
 
+    /// Sessions of half an hour's idle time and a week's life, five attempts in a quarter of an hour, ten sessions a user.
     public init(
         sessionIdle: Duration = .seconds(30 * 60), sessionLifetime: Duration = .seconds(7 * 86_400), trustedProxies: Set<String> = [],
         failuresAllowed: Int = 5, failureWindow: Duration = .seconds(15 * 60), sessionsPerUser: Int = 10
@@ -35,15 +41,25 @@ public struct AccountSettings: Sendable, Equatable {
 
 /// Sign-in, sessions and API tokens on an `AccountStore`: the site's
 /// `SignIn`, which every page and API asks first; nothing reads a user's
-/// data without a visitor.
-struct Accounts: SignIn {
-    let store: any AccountStore
-    let hasher: PasswordHasher
-    let settings: AccountSettings
+/// data without a visitor. `SignInRoutes` serves its form.
+///
+/// ```swift
+/// let accounts = Accounts(store: SQLAccountStore(pool: pool), hasher: PasswordHasher())
+/// site.signIn = accounts
+/// SignInRoutes(accounts: accounts, formGuard: formGuard, site: site, live: hub).register(on: &router)
+/// ```
+public struct Accounts: SignIn {
+    /// Where users, sessions and tokens are kept.
+    public let store: any AccountStore
+    /// Checks and makes password hashes.
+    public let hasher: PasswordHasher
+    /// How sessions live and sign-in is limited.
+    public let settings: AccountSettings
     let logger: Logger
     /// Unix seconds; tests move it.
     let now: @Sendable () -> Int
-    let cookie = SessionCookie()
+    /// The cookie a browser's session is carried in.
+    public let cookie = SessionCookie()
     /// Session tokens' hashes, worked out once per token: every signed-in request needs its own.
     private let sessionHashes = SecretTokenMemo()
     /// The session's lifetime and idle time in seconds, worked out once:
@@ -56,7 +72,12 @@ struct Accounts: SignIn {
     /// visit by up to this much, so the idle window is never cut by more.
     let touchSeconds: Int
 
-    init(store: any AccountStore, hasher: PasswordHasher, settings: AccountSettings, logger: Logger, now: @escaping @Sendable () -> Int) {
+    /// Accounts in `store`, their passwords checked by `hasher`, their sessions
+    /// living as `settings` say; problems go to `logger`; `now` is the time in Unix seconds.
+    public init(
+        store: any AccountStore, hasher: PasswordHasher, settings: AccountSettings = AccountSettings(), logger: Logger = .standardError,
+        now: @escaping @Sendable () -> Int = { Int(time(nil)) }
+    ) {
         self.store = store
         self.hasher = hasher
         self.settings = settings
@@ -68,9 +89,11 @@ struct Accounts: SignIn {
     }
 
     /// The signed-in visitor, from an `Authorization: Bearer` token or the session cookie.
-    /// - Parameter renewing: whether the request is the visitor's activity, which keeps their session from idling out.
+    /// - Parameters:
+    ///   - request: the request, with its cookie or `Authorization` field.
+    ///   - renewing: whether the request is the visitor's activity, which keeps their session from idling out.
     /// - Throws: a 401 `HTTPError` for a bearer token that is not valid; a 503 when the database fails.
-    func visitor(for request: Request, renewing: Bool = true) async throws(HTTPError) -> SignedIn<User>? {
+    public func visitor(for request: Request, renewing: Bool = true) async throws(HTTPError) -> SignedIn<User>? {
         do {
             if let bearer = request.bearerToken {
                 guard SecretToken.isWellFormed(bearer), let user = try await store.apiTokenUser(tokenHash: SecretToken.hash(bearer)) else {
@@ -116,7 +139,7 @@ struct Accounts: SignIn {
 
     /// The session cookie's token or the bearer token, as sent; `""` for
     /// neither, or for a cookie that is no token (whoever sends it is nobody).
-    func credential(in request: Request) -> String? {
+    public func credential(in request: Request) -> String? {
         if let bearer = request.bearerToken { return "Bearer " + bearer }
         guard let token = cookie.value(in: request), SecretToken.isWellFormed(token) else { return "" }
         return token
@@ -139,10 +162,10 @@ struct Accounts: SignIn {
         return renewing && now - session.lastSeenAt >= touchSeconds ? .dueTouch : .current
     }
 
-    func signInPath(returningTo request: Request) -> String { SignInPage.path(returningTo: request) }
+    public func signInPath(returningTo request: Request) -> String { SignInPage.path(returningTo: request) }
 
-    func unauthorized(_ request: Request) -> HTTPError {
-        Self.unauthorized("Sign in first, or send Authorization: Bearer TOKEN (feed-server token create USER).")
+    public func unauthorized(_ request: Request) -> HTTPError {
+        Self.unauthorized("Sign in first, or send Authorization: Bearer TOKEN.")
     }
 
     static func unauthorized(_ message: String) -> HTTPError {
@@ -151,14 +174,14 @@ struct Accounts: SignIn {
 
     /// Where the request really came from: behind a trusted proxy, the
     /// address it forwarded for (the last it added), else the connection's.
-    func clientAddress(of request: Request) -> String {
+    public func clientAddress(of request: Request) -> String {
         let direct = request.clientAddress ?? "unknown"
         guard settings.trustedProxies.contains(direct), let forwarded = request.headers["X-Forwarded-For"] else { return direct }
         return forwarded.split(separator: ",").last.map { $0.filter { $0 != " " } } ?? direct
     }
 
     /// Whether cookies must be `Secure`: the request came over HTTPS through a trusted proxy.
-    func isSecure(_ request: Request) -> Bool { request.cameOverHTTPS(trustedProxies: settings.trustedProxies) }
+    public func isSecure(_ request: Request) -> Bool { request.cameOverHTTPS(trustedProxies: settings.trustedProxies) }
 
     // MARK: Signing in and out
 

@@ -3,29 +3,55 @@ import Sectional
 import SectionalSecurity
 import SectionalServer
 
-/// `GET /signin`, `POST /signin`, `POST /signout`.
-struct SignInRoutes: Sendable {
-    static let signOutPath = "/signout"
+/// `GET /signin`, `POST /signin` and `POST /signout`: the form of the
+/// site's `Accounts`, served without script. A visitor signed in goes back
+/// to the page that sent them, or to the site's home.
+public struct SignInRoutes: Sendable {
+    /// Where signing out is posted: `PostForm(action: SignInRoutes.signOutPath, token: …)`.
+    public static let signOutPath = "/signout"
 
     let accounts: Accounts
     let formGuard: FormGuard
     let site: Site
     /// Signing out ends the session's live streams.
     let live: LiveHub?
-    let home = "/feed"
+    let lead: String?
+    let demoUsers: @Sendable () async throws -> [DemoUser]
 
-    func register(on router: inout Router) {
+    /// The form of `accounts` on `site`, its sign-out guarded by `formGuard`.
+    /// - Parameters:
+    ///   - accounts: who may sign in, and their sessions.
+    ///   - formGuard: what signs the sign-out form and checks its post.
+    ///   - site: the site whose pages the form leads back to (its home when no page sent the visitor).
+    ///   - live: the hub told of each sign-in and sign-out, whose streams of a session signed out end.
+    ///   - lead: a line under the form's heading that says what the site is.
+    ///   - demoUsers: the users the form names with their passwords, while
+    ///     the site runs on demo data; none for a real site.
+    public init(
+        accounts: Accounts, formGuard: FormGuard, site: Site, live: LiveHub?, lead: String? = nil,
+        demoUsers: @escaping @Sendable () async throws -> [DemoUser] = { [] }
+    ) {
+        self.accounts = accounts
+        self.formGuard = formGuard
+        self.site = site
+        self.live = live
+        self.lead = lead
+        self.demoUsers = demoUsers
+    }
+
+    /// Adds the three routes.
+    public func register(on router: inout Router) {
         router.get(SignInPage.path) { request in try await form(request) }
         router.on(.post, SignInPage.path) { request in try await signIn(request) }
         router.postSignedInForm(Self.signOutPath, in: site, guardedBy: formGuard) { form in try await signOut(form) }
     }
 
-    private func next(_ value: String?) -> String { LocalRedirect.path(value, fallback: home) }
+    private func next(_ value: String?) -> String { LocalRedirect.path(value, fallback: site.home.path) }
 
     func form(_ request: Request) async throws -> Response {
         let next = next(request.queryValue("next"))
         if try await accounts.visitor(for: request) != nil { return .seeOther(next) }
-        var page = SignInPage(site: site, next: next, showsDemoUsers: try await accounts.store.isDemoData())
+        var page = SignInPage(site: site, lead: lead, next: next, demoUsers: try await demoUsers())
         page.notice = request.queryValue("notice").flatMap { site.notices[$0] }
         return page.response()
     }
@@ -35,7 +61,7 @@ struct SignInRoutes: Sendable {
         let fields = try request.formFields()
         func field(_ name: String) -> String { fields.first { $0.name == name }?.value ?? "" }
         let next = next(field("next"))
-        var page = SignInPage(site: site, next: next, name: field("name"), showsDemoUsers: try await accounts.store.isDemoData())
+        var page = SignInPage(site: site, lead: lead, next: next, name: field("name"), demoUsers: try await demoUsers())
         guard !field("name").isEmpty, !field("password").isEmpty else {
             page.problem = "Enter your name and your password."
             return page.response(status: .badRequest)

@@ -2,7 +2,28 @@ import Sectional
 import SectionalSQL
 import SectionalServer
 
-extension SQLStore: AccountStore {
+/// The accounts in the tables `AccountTables` creates, on SQLite or
+/// PostgreSQL: reads where the pool reads, writes on its writer, each in its
+/// transaction. A change of who a session is raises its user's
+/// `LiveKey.signIn(of:)` in the same transaction, through the tables' triggers.
+public struct SQLAccountStore: AccountStore {
+    /// The database.
+    public let pool: ConnectionPool
+
+    /// The accounts in `pool`'s database.
+    public init(pool: ConnectionPool) { self.pool = pool }
+
+    public func users() async throws -> [User] {
+        try await pool.read { db in try Self.users(db) }
+    }
+
+    /// Every user of the database `db`, by id.
+    public static func users(_ db: any SQLConnection) throws -> [User] {
+        try db.query("SELECT id, name, display_name FROM users ORDER BY id", []).map { row throws(SQLError) in
+            User(id: UserID(try row.int(0)), name: try row.text(1), displayName: try row.text(2))
+        }
+    }
+
     public func user(named name: String) async throws -> (user: User, passwordHash: String?)? {
         try await pool.read { db in
             try db.query("SELECT id, name, display_name, password_hash FROM users WHERE name = $1", [.text(name)]).first.map {
@@ -54,7 +75,7 @@ extension SQLStore: AccountStore {
                 SELECT u.id, u.name, u.display_name, s.created_at, s.last_seen_at,
                     (SELECT version FROM live_versions WHERE key = CAST($2 AS TEXT) || CAST(u.id AS TEXT))
                 FROM sessions s JOIN users u ON u.id = s.user_id WHERE s.token_hash = $1
-                """, [.text(tokenHash), .text(LiveData.sessions.kind + ":")]
+                """, [.text(tokenHash), .text(AccountTables.sessions.kind + ":")]
             ).first.map { row throws(SQLError) in
                 // The version in the same statement as the session: one snapshot, so a change after it is never stamped as seen.
                 StoredSession(
@@ -146,9 +167,5 @@ extension SQLStore: AccountStore {
         try await pool.write { db in
             for key in keys { try db.execute("DELETE FROM signin_failures WHERE key = $1", [.text(key)]) }
         }
-    }
-
-    public func isDemoData() async throws -> Bool {
-        try await pool.run { db in try !db.query("SELECT value FROM secrets WHERE name = 'demo-data'", []).isEmpty }
     }
 }

@@ -3,17 +3,19 @@ import Sectional
 import SectionalServer
 
 /// The sign-in form: a plain POST that works without script. While the
-/// database holds the seeded demo data, it names the demo users.
+/// site runs on demo data, it names the demo users.
 struct SignInPage {
     static let path = "/signin"
 
     var site: Site
+    /// What the site is, under the heading.
+    var lead: String?
     var next: String
     var name = ""
     var problem: String?
     /// A one-time notice above the form, as `Site.notices` names it (after signing out).
     var notice: String?
-    var showsDemoUsers: Bool
+    var demoUsers: [DemoUser]
 
     /// `/signin?next=…` that brings the visitor back to `request`'s page.
     static func path(returningTo request: Request) -> String {
@@ -36,7 +38,7 @@ struct SignInPage {
             HTMLRenderer { html in site.banner(nil).render(into: &html) }
             main(.class("signin")) {
                 h1(.class("page-title")) { "Sign in" }
-                p(.class("signin-lead")) { "Your balances, alerts and credit score on one page." }
+                if let lead { p(.class("signin-lead")) { lead } }
                 if let notice { p(.class("notice"), .role("status")) { notice } }
                 if let problem { p(.class("signin-problem"), .role("alert")) { problem } }
                 form(.method("post"), .action(Self.path)) {
@@ -51,11 +53,11 @@ struct SignInPage {
                         .required)
                     button(.type("submit"), .class("primary")) { "Sign in" }
                 }
-                if showsDemoUsers {
+                if !demoUsers.isEmpty {
                     aside(.class("demo-users"), .aria("label", "Demo users")) {
                         p { "This server runs on demo data. Sign in as one of its users:" }
                         ul {
-                            for user in SeedData.users {
+                            for user in demoUsers {
                                 li {
                                     strong { user.name }
                                     " with the password "
@@ -70,5 +72,19 @@ struct SignInPage {
         var response = site.html(html, status: status)
         response.headers["Cache-Control"] = "no-store"
         return response
+    }
+}
+
+/// A user of demo data, named on the sign-in page with their password.
+public struct DemoUser: Sendable {
+    /// The name they sign in with.
+    public var name: String
+    /// Their password, shown to whoever opens the sign-in page.
+    public var password: String
+
+    /// `name`, signing in with `password`.
+    public init(name: String, password: String) {
+        self.name = name
+        self.password = password
     }
 }

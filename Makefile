@@ -7,17 +7,23 @@ PORT ?= 8080
 # field, not through its type's value witnesses: 2 to 3 % fewer instructions a page.
 RELEASE_BUILD = $(SWIFT) build -c release --static-swift-stdlib -Xswiftc -cross-module-optimization -Xswiftc -Xfrontend -Xswiftc -disable-type-layout
 APT_PACKAGES = libsqlite3-dev sqlite3 libpq-dev libsodium-dev pkg-config curl make gcc
-# A package outside this one that depends on it by path: `make test` builds and tests it too.
-EXAMPLE = Examples/ReferencePage
+# Packages outside this one that depend on it by path: `make test` builds and tests them too.
+EXAMPLES = Examples/ReferencePage Examples/Starter
+STARTER = Examples/Starter
+STARTER_PORT ?= 8081
 
-.PHONY: run dev dev-check test test-deps build release deps clean help
+.PHONY: run starter dev dev-check test test-deps build release deps clean help
 
 ## run: install what is missing, build, serve on localhost:8080 in development, restarted if it traps (PORT=9000 for another port; extra flags: ARGS="...")
 run: deps
 	$(SWIFT) build
 	bash scripts/run-restarting.sh "$$($(SWIFT) build --show-bin-path)/feed-server" --port $(PORT) --environment development $(ARGS)
 
-## test: install what is missing, build with every warning shown, run all tests (SQLite and a throw-away PostgreSQL), check the benchmark's C server still answers as feed-server does, then the example package's
+## starter: build and serve the starter app (Examples/Starter) on localhost:8081/goals, with the user demo (password demo-savings) in a database of its own (STARTER_PORT=9001 for another port)
+starter: deps
+	cd $(STARTER) && $(SWIFT) build && "$$($(SWIFT) build --show-bin-path)/savings-server" --port $(STARTER_PORT) --database .build/savings.sqlite --demo
+
+## test: install what is missing, build with every warning shown, run all tests (SQLite and a throw-away PostgreSQL), check the benchmark's C server still answers as feed-server does, then the example packages' 
 test: deps test-deps
 	$(SWIFT) build --build-tests
 	bash scripts/with-postgres.sh $(SWIFT) test
@@ -25,8 +31,7 @@ test: deps test-deps
 	python3 scripts/check.py metrics --binary "$$($(SWIFT) build --show-bin-path)/feed-server" --public Public
 	$(MAKE) --no-print-directory bench-feed-sqlite
 	FEED_SQLITE_C="$(FEED_SQLITE_C)" python3 scripts/check.py feed-sqlite --binary "$$($(SWIFT) build --show-bin-path)/feed-server"
-	$(SWIFT) build --build-tests --package-path $(EXAMPLE)
-	$(SWIFT) test --package-path $(EXAMPLE)
+	for example in $(EXAMPLES); do $(SWIFT) build --build-tests --package-path $$example && $(SWIFT) test --package-path $$example || exit 1; done
 
 ## dev: serve on localhost:8080 in development; on a change under Sources/ or Public/ build and restart (a failed build keeps the last good server), and the open tab reloads itself
 dev: deps
@@ -56,7 +61,7 @@ deps:
 	@if ! bash scripts/install-libmicrohttpd.sh --check; then \
 		if [ "$$(id -u)" = 0 ]; then \
 			bash scripts/install-libmicrohttpd.sh; \
-			echo "libmicrohttpd changed: earlier builds start over"; rm -rf .build $(EXAMPLE)/.build; \
+			echo "libmicrohttpd changed: earlier builds start over"; rm -rf .build $(addsuffix /.build,$(EXAMPLES)); \
 		else \
 			echo "libmicrohttpd 1.0.1 is missing. Run: sudo bash scripts/install-libmicrohttpd.sh"; exit 1; \
 		fi; \
@@ -71,7 +76,7 @@ test-deps:
 	fi
 
 clean:
-	rm -rf .build $(EXAMPLE)/.build
+	rm -rf .build $(addsuffix /.build,$(EXAMPLES))
 
 ## help: this list: every target with what it does
 help:

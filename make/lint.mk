@@ -1,7 +1,8 @@
 # Formatting: the toolchain's swift-format with the repository's .swift-format.
 
 LINT_PATHS = Package.swift Plugins Sources Tests Fuzz Sanitizers \
-	Examples/ReferencePage/Package.swift Examples/ReferencePage/Sources Examples/ReferencePage/Tests
+	Examples/ReferencePage/Package.swift Examples/ReferencePage/Sources Examples/ReferencePage/Tests \
+	Examples/Starter/Package.swift Examples/Starter/Sources Examples/Starter/Tests
 
 .PHONY: lint format
 

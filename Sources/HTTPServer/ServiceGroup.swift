@@ -1,3 +1,4 @@
+import Dispatch
 import Synchronization
 
 /// The parts of a process that start in order and stop in reverse: the
@@ -52,6 +53,35 @@ public final class ServiceGroup: Sendable {
         }
         running.withLock { $0.append(Running(name: name, drain: { drain(part) }, stop: { stop(part) })) }
         return part
+    }
+
+    /// Starts a part whose start waits (opening a database, a first read), as
+    /// `start(_:_:drain:stop:)` does: this thread waits for it. `main.swift`
+    /// must not `await` at top level: that makes it async, and the runtime's
+    /// threads could then start before `TerminationSignals.block()`, so a
+    /// signal would kill the process instead of reaching the group.
+    public func start<Part: Sendable>(
+        _ name: String, _ start: @escaping @Sendable () async throws -> Part, drain: @escaping @Sendable (Part) -> Void = { _ in },
+        stop: @escaping @Sendable (Part) -> Void = { _ in }
+    ) throws -> Part {
+        try self.start(name, { try Self.waitHere(for: start) }, drain: drain, stop: stop)
+    }
+
+    /// Runs `work` in a task and waits for it on this thread.
+    public static func waitHere<T: Sendable>(for work: @escaping @Sendable () async throws -> T) throws -> T {
+        let outcome = Mutex<Result<T, any Error>?>(nil)
+        let done = DispatchSemaphore(value: 0)
+        Task {
+            do {
+                let value = try await work()
+                outcome.withLock { $0 = .success(value) }
+            } catch {
+                outcome.withLock { $0 = .failure(error) }
+            }
+            done.signal()
+        }
+        done.wait()
+        return try outcome.withLock { $0! }.get()
     }
 
     /// Waits for SIGTERM or SIGINT, tells every part to drain, lets `drain`

@@ -230,3 +230,15 @@ private struct InterruptHandle: @unchecked Sendable {
     let db: OpaquePointer
     init(_ db: OpaquePointer) { self.db = db }
 }
+
+extension ConnectionPool {
+    /// A pool for the SQLite file at `path`, created when missing: one
+    /// writer connection, on which writes run one at a time, and a
+    /// read-only connection on each thread that reads, where it reads.
+    /// - Throws: when the file cannot be opened or made a database.
+    public static func sqlite(_ path: String) throws(SQLError) -> ConnectionPool {
+        try ConnectionPool(size: 1, dialect: .sqlite, readers: { () throws(SQLError) in try SQLiteConnection(path: path, readOnly: true) }) {
+            () throws(SQLError) in try SQLiteConnection(path: path)
+        }
+    }
+}

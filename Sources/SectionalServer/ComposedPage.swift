@@ -109,6 +109,15 @@ extension ComposedPage where Context == Void {
     public func context(from request: Request, visitor: SignedIn<User>?) async throws(HTTPError) {}
 }
 
+extension ComposedPage where Context == SignedIn<User> {
+    /// Who is signed in: a private page whose context is its visitor needs
+    /// nothing else from the request, and its sections are made for them.
+    public func context(from request: Request, visitor: SignedIn<User>?) async throws(HTTPError) -> SignedIn<User> {
+        guard let visitor else { throw .signInRequired }
+        return visitor
+    }
+}
+
 /// The sections a page has: the detail of an error about a section id.
 /// A JSON error lists them as `validSections`.
 public struct ValidSections: HTTPErrorDetail, Equatable {

@@ -30,7 +30,7 @@ let environment: [String: String] = {
 // `feed-server user …` and `feed-server token …` manage accounts, then exit.
 let arguments = Array(CommandLine.arguments.dropFirst())
 if AdminCommand.handles(arguments) {
-    let outcome = try waitHere { await AdminCommand.run(arguments, environment: environment, readLine: { readLine() }) }
+    let outcome = try ServiceGroup.waitHere { await AdminCommand.run(arguments, environment: environment, readLine: { readLine() }) }
     for line in outcome.output { print(line) }
     for line in outcome.errors { Logger.standardError.write(line) }
     exit(outcome.status)
@@ -76,7 +76,7 @@ let services = ServiceGroup(logger: log)
 do {
     let (location, connections, seed) = (options.database, options.databaseConnections, options.seed)
     let data = try services.start(
-        "the database", { try waitHere { try await AppData.open(location, connections: connections, seed: seed) } },
+        "the database", { try await AppData.open(location, connections: connections, seed: seed) },
         stop: { $0.pool?.close() })
     guard !data.users.isEmpty else {
         log.error("feed-server: the database has no users; start once without --no-seed to add the demo users")
@@ -89,9 +89,9 @@ do {
     // first when draining (their pages reconnect to another replica), so stopping stays fast.
     let live = try services.start(
         "live sections",
-        {
-            let hub = LiveHub(limitPerUser: options.liveStreamsPerUser, limitTotal: options.liveStreams)
-            _ = try waitHere { await data.loadLiveVersions(into: hub) }
+        { [limitPerUser = options.liveStreamsPerUser, limitTotal = options.liveStreams] in
+            let hub = LiveHub(limitPerUser: limitPerUser, limitTotal: limitTotal)
+            await data.loadLiveVersions(into: hub)
             return hub
         }, drain: { $0.closeAll() })
     switch options.database {
@@ -99,7 +99,7 @@ do {
         _ = try services.start("the live listener", { live.listening(to: url) }, stop: { $0.stop() })
     case .sqlite(let path):
         _ = try services.start(
-            "the watch on other writers", { try waitHere { try await live.watchingOtherWriters(of: path) } }, stop: { $0.stop() })
+            "the watch on other writers", { try await live.watchingOtherWriters(of: path) }, stop: { $0.stop() })
     case .memory:
         break  // nobody else can write to it
     }
@@ -165,24 +165,4 @@ func readTextFile(_ path: String) -> String? {
     var buffer = [UInt8](repeating: 0, count: 4096)
     while case let count = fread(&buffer, 1, buffer.count, file), count > 0 { text += buffer[..<count] }
     return ferror(file) == 0 ? String(decoding: text, as: UTF8.self) : nil
-}
-
-/// Runs async start-up work and waits for it on this thread. main.swift must
-/// not `await` at top level: that makes it async, and the runtime's threads
-/// could then start before `TerminationSignals.block()`, so SIGTERM would
-/// kill the process instead of reaching `wait()`.
-func waitHere<T: Sendable>(_ work: @escaping @Sendable () async throws -> T) throws -> T {
-    let outcome = Mutex<Result<T, any Error>?>(nil)
-    let done = DispatchSemaphore(value: 0)
-    Task {
-        do {
-            let value = try await work()
-            outcome.withLock { $0 = .success(value) }
-        } catch {
-            outcome.withLock { $0 = .failure(error) }
-        }
-        done.signal()
-    }
-    done.wait()
-    return try outcome.withLock { $0! }.get()
 }

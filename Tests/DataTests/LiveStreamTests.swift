@@ -23,26 +23,6 @@ private struct LiveApp {
     func browser() -> Browser { Browser(InProcessClient(router)) }
 }
 
-/// A stream's socket, handed between the test's task and the threads it
-/// reads on, one at a time (never two at once): that is why it may cross.
-private final class Stream: @unchecked Sendable {
-    let client: RawHTTPClient
-
-    /// Opens `/feed/live` as EventSource does.
-    init(port: Int, cookie: String, lastEventID: String? = nil) throws {
-        // Each wait ends as soon as its marker arrives; ten seconds is for a machine running every suite at once.
-        client = try RawHTTPClient(port: port, timeout: .seconds(10))
-        var head = "GET /feed/live HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: text/event-stream\r\nCookie: \(cookie)\r\n"
-        if let lastEventID { head += "Last-Event-ID: \(lastEventID)\r\n" }
-        try client.send(head + "\r\n")
-    }
-
-    func waitFor(_ marker: String) async throws -> Bool { try await onOwnThread { [self] in client.waitFor(marker) } }
-    var unreadText: String { client.unreadText }
-    /// The end of a chunked body: the last chunk, after the one before it (events use bare LFs).
-    static let lastChunk = "\r\n0\r\n\r\n"
-}
-
 @Suite("Live sections over a real socket", .timeLimit(.minutes(1)))
 struct LiveStreamTests {
     @Test("A dismissal in one tab reaches the user's other tab at once; another user's stream gets nothing")
@@ -60,7 +40,8 @@ struct LiveStreamTests {
 
         try await withLiveServer(app.router) { server in
             let port = server.port
-            let tab = try Stream(port: port, cookie: secondTab.cookie!), samsTab = try Stream(port: port, cookie: sam.cookie!)
+            let tab = try LiveStreamClient(port: port, path: "/feed/live", cookie: secondTab.cookie!),
+                samsTab = try LiveStreamClient(port: port, path: "/feed/live", cookie: sam.cookie!)
             #expect(try await tab.waitFor("retry: 1000"))
             #expect(try await samsTab.waitFor("retry: 1000"))
             #expect(try await alex.post("/feed/alerts/\(alert.id)/dismiss", form: dismiss).status == .seeOther)
@@ -90,7 +71,7 @@ struct LiveStreamTests {
         let alex = app.browser()
         try await alex.signIn("alex", "alex-demo-1")
         try await withLiveServer(app.router) { server in
-            let stream = try Stream(port: server.port, cookie: alex.cookie!)
+            let stream = try LiveStreamClient(port: server.port, path: "/feed/live", cookie: alex.cookie!)
             #expect(try await stream.waitFor("retry: 1000"))
             let head = stream.unreadText.components(separatedBy: "\r\n\r\n")[0]
             for field in [
@@ -113,9 +94,9 @@ struct LiveStreamTests {
         #expect(try await alex.get("/feed?stream=0").bodyText.contains(#"data-live="1""#))
         try await withLiveServer(app.router) { server in
             let port = server.port
-            let stale = try Stream(port: port, cookie: alex.cookie!, lastEventID: "alerts=0")
+            let stale = try LiveStreamClient(port: port, path: "/feed/live", cookie: alex.cookie!, lastEventID: "alerts=0")
             #expect(try await stale.waitFor("event: section"))
-            let current = try Stream(port: port, cookie: alex.cookie!, lastEventID: "alerts=1")
+            let current = try LiveStreamClient(port: port, path: "/feed/live", cookie: alex.cookie!, lastEventID: "alerts=1")
             #expect(try await current.waitFor("retry: 1000"))
             // The next change's event must be the current stream's first: a resync would have come before it.
             app.hub.publish("alerts:1")
@@ -132,11 +113,11 @@ struct LiveStreamTests {
         let page = try await alex.get("/feed?stream=0").bodyText
         try await withLiveServer(app.router) { server in
             let port = server.port
-            let stream = try Stream(port: port, cookie: alex.cookie!)
+            let stream = try LiveStreamClient(port: port, path: "/feed/live", cookie: alex.cookie!)
             #expect(try await stream.waitFor("retry: 1000"))
             #expect(app.hub.openStreams == 1)
             #expect(try await alex.post("/signout", form: try #require(Browser.form("/signout", in: page))).status == .seeOther)
-            #expect(try await stream.waitFor(Stream.lastChunk), "the stream's chunked body ended")
+            #expect(try await stream.waitFor(LiveStreamClient.end), "the stream's chunked body ended")
             for _ in 0..<100 where app.hub.openStreams > 0 { try await Task.sleep(for: .milliseconds(10)) }
             #expect(app.hub.openStreams == 0)
             let anonymous = try await onOwnThread { try RawHTTPClient(port: port).request("/feed/live") }
@@ -152,13 +133,16 @@ struct LiveStreamTests {
         try await sam.signIn("sam", "sam-demo-2")
         try await withLiveServer(app.router) { server in
             let port = server.port
-            let oldest = try Stream(port: port, cookie: alex.cookie!)
+            let oldest = try LiveStreamClient(port: port, path: "/feed/live", cookie: alex.cookie!)
             #expect(try await oldest.waitFor("retry: 1000"))
-            let open = [try Stream(port: port, cookie: alex.cookie!), try Stream(port: port, cookie: alex.cookie!)]
+            let open = [
+                try LiveStreamClient(port: port, path: "/feed/live", cookie: alex.cookie!),
+                try LiveStreamClient(port: port, path: "/feed/live", cookie: alex.cookie!),
+            ]
             for stream in open { #expect(try await stream.waitFor("retry: 1000")) }
-            #expect(try await oldest.waitFor(Stream.lastChunk), "a reload's new stream ended the oldest")
+            #expect(try await oldest.waitFor(LiveStreamClient.end), "a reload's new stream ended the oldest")
             #expect(oldest.unreadText.contains("event: end\n"), "told not to reconnect")
-            let samsFirst = try Stream(port: port, cookie: sam.cookie!)
+            let samsFirst = try LiveStreamClient(port: port, path: "/feed/live", cookie: sam.cookie!)
             #expect(try await samsFirst.waitFor("retry: 1000"))
             let cookie = sam.cookie!
             let refused = try await onOwnThread { try RawHTTPClient(port: port).request("/feed/live", headers: ["Cookie: \(cookie)"]) }
@@ -194,7 +178,7 @@ extension TakingTurns {
             configuration.shutdownGrace = .seconds(30)
             let server = try Server.start(configuration, responder: app.router, logger: LogCollector().logger)
             let port = server.port, cookie = alex.cookie!
-            let streams = try (0..<1_000).map { _ in try Stream(port: port, cookie: cookie) }
+            let streams = try (0..<1_000).map { _ in try LiveStreamClient(port: port, path: "/feed/live", cookie: cookie) }
             for _ in 0..<500 where app.hub.openStreams < 1_000 { try await Task.sleep(for: .milliseconds(20)) }
             #expect(app.hub.openStreams == 1_000)
             let clock = ContinuousClock()

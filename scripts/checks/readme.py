@@ -2,11 +2,11 @@
 """Runs the README's command blocks (```sh) in order, as a newcomer would
 type them, and fails when one does not succeed.
 
-`make run` is started in the background on a free port and waited for (it
-serves until stopped); every later command runs against it, `localhost:8080`
-read as that port, each block in one bash with `set -e` (so a variable set on
+`make run` and `make starter` are started in the background, each on a free
+port, and waited for (they serve until stopped); every later command runs
+against them, `localhost:8080` and `localhost:8081` read as those ports, each block in one bash with `set -e` (so a variable set on
 one line is there on the next), curl failing on an HTTP error answer. `make
-run` is stopped at the end. A command
+run` and `make starter` are stopped at the end. A command
 named with --skip (e.g. `make test`, which CI runs anyway) is reported, not run.
 
 Usage: check-readme.py [--skip COMMAND]... [README]
@@ -51,8 +51,10 @@ def main() -> int:
     parser.add_argument("--skip", action="append", default=[], help="a command to report, not run")
     parser.add_argument("readme", nargs="?", default=str(ROOT / "README.md"))
     args = parser.parse_args()
-    port = free_port()
-    server = None
+    # The commands that serve until stopped: the port variable each takes, and the port the README names.
+    serving = {"make run": ("PORT", 8080), "make starter": ("STARTER_PORT", 8081)}
+    ports = {command: free_port() for command in serving}
+    servers: list[subprocess.Popen] = []
     failures = 0
     # curl as written in the README, but an HTTP error answer fails the command (curl reads $CURL_HOME/.curlrc).
     curl_home = tempfile.mkdtemp(prefix="check-readme-")
@@ -65,15 +67,19 @@ def main() -> int:
                 command = line.split("#")[0].strip() if line.lstrip().startswith("make ") else line
                 if command in args.skip:
                     print(f"readme: block {number}: `{command}` skipped (run on its own)")
-                elif command == "make run":
-                    print(f"readme: block {number}: `make run` in the background, on port {port}")
-                    server = subprocess.Popen(["make", "run", f"PORT={port}"], cwd=ROOT, start_new_session=True,
+                elif command in serving:
+                    variable, port = serving[command][0], ports[command]
+                    print(f"readme: block {number}: `{command}` in the background, on port {port}")
+                    server = subprocess.Popen(command.split() + [f"{variable}={port}"], cwd=ROOT, start_new_session=True,
                                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+                    servers.append(server)
                     if not wait_for(port, server, 900):
-                        print("readme: FAILED: `make run` never served", file=sys.stderr)
+                        print(f"readme: FAILED: `{command}` never served", file=sys.stderr)
                         return 1
                 else:
-                    script.append(line.replace("localhost:8080", f"localhost:{port}"))
+                    for served, (_, written) in serving.items():
+                        line = line.replace(f"localhost:{written}", f"localhost:{ports[served]}")
+                    script.append(line)
             if script:
                 print(f"readme: block {number}: " + " && ".join(script))
                 done = subprocess.run(["bash", "-c", "set -euo pipefail\n" + "\n".join(script)], cwd=ROOT,
@@ -83,9 +89,10 @@ def main() -> int:
                     print(f"readme: FAILED (exit {done.returncode}):\n{done.stdout[-1500:]}{done.stderr[-1500:]}",
                           file=sys.stderr)
     finally:
-        if server and server.poll() is None:
-            os.killpg(server.pid, signal.SIGTERM)
-            server.wait(timeout=30)
+        for server in servers:
+            if server.poll() is None:
+                os.killpg(server.pid, signal.SIGTERM)
+                server.wait(timeout=30)
     print("readme: every command block ran" if failures == 0 else f"readme: {failures} block(s) failed")
     return 1 if failures else 0
 

@@ -231,6 +231,7 @@ private struct InterruptHandle: @unchecked Sendable {
     init(_ db: OpaquePointer) { self.db = db }
 }
 
+/// A pool made for SQLite.
 extension ConnectionPool {
     /// A pool for the SQLite file at `path`, created when missing: one
     /// writer connection, on which writes run one at a time, and a

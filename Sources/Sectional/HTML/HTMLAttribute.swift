@@ -111,6 +111,8 @@ extension HTMLAttribute {
     @inlinable public static func content(_ value: String) -> HTMLAttribute { HTMLAttribute("content", value) }
     /// The `charset` attribute: a meta's character encoding.
     @inlinable public static func charset(_ value: String) -> HTMLAttribute { HTMLAttribute("charset", value) }
+    /// The `max` attribute: a `<progress>`'s or a number field's highest value.
+    @inlinable public static func max(_ value: String) -> HTMLAttribute { HTMLAttribute("max", value) }
     /// The `datetime` attribute: a `<time>`'s machine-readable value.
     @inlinable public static func datetime(_ value: String) -> HTMLAttribute { HTMLAttribute("datetime", value) }
     /// `aria-NAME="value"`.

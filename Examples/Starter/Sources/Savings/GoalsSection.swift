@@ -37,11 +37,11 @@ final class GoalsSection: SectionController, CatalogSection {
                     p {
                         Dollars(goal.savedCents); " of "; Dollars(goal.targetCents)
                     }
-                    progress(.value(String(goal.percent)), HTMLAttribute("max", "100")) {
+                    progress(.value(String(goal.percent)), .max("100")) {
                         goal.percent; "%"
                     }
                     let action = SavingsApp.depositPath(goal.id)
-                    form(.method("post"), .action(action), HTMLAttribute("data-refresh", Self.id.rawValue)) {
+                    form(.method("post"), .action(action), .data("refresh", Self.id.rawValue)) {
                         input(.type("hidden"), .name(FormGuard.fieldName), .value(forms.token(for: action, subject: session)))
                         button(.type("submit"), .aria("label", "Put $50 aside for " + goal.name)) { "Put $50 aside" }
                     }

@@ -16,16 +16,15 @@ final class AlertsSection: SectionController, CatalogSection {
         SectionLoad({ [store] in try store.alerts() }) { self.alerts = $0 }
     }
 
-    // In place, as the cards are (`ReferenceStack` says why).
     override func render(into html: inout HTMLWriter) {
-        html.element(Tag.ul.self) { html in
-            html.forEach(alerts) { html, alert in
-                html.element(Tag.li.self, .class("alert alert-", alert.severity)) { html in
-                    html.element(Tag.strong.self, text: alert.title)
-                    html.text(" ")
-                    html.element(Tag.p.self, text: alert.body)
+        ul {
+            ForEach(alerts) { alert in
+                li(.class("alert alert-", alert.severity)) {
+                    strong { alert.title }
+                    " "
+                    p { alert.body }
                 }
             }
-        }
+        }.render(into: &html)
     }
 }

@@ -16,12 +16,11 @@ final class CreditScoreSection: SectionController, CatalogSection {
         SectionLoad({ [store] in try store.credit() }) { self.credit = $0 }
     }
 
-    // In place, as the cards are (`ReferenceStack` says why).
     override func render(into html: inout HTMLWriter) {
-        html.element(Tag.p.self, class: "score") { $0.writeDecimal(credit.score) }
-        html.element(Tag.p.self, class: "band") { $0.text(credit.band) }
-        html.element(Tag.ol.self, class: "history") { html in
-            for score in credit.history { html.element(Tag.li.self) { $0.writeDecimal(score) } }
-        }
+        p(.class("score")) { credit.score }.render(into: &html)
+        p(.class("band")) { credit.band }.render(into: &html)
+        ol(.class("history")) {
+            ForEach(credit.history) { score in li { score } }
+        }.render(into: &html)
     }
 }

@@ -1,5 +1,6 @@
 import Sectional
 import SectionalAccounts
+import SectionalSecurity
 
 /// The banner on every page: the site's name and its pages.
 struct SiteHeader: HTML {

@@ -35,10 +35,8 @@ struct Banner: HTML {
             a(.href("/goals"), .class("brand")) { "Savings" }
             if let visitor, let session = visitor.session {
                 span { visitor.user.displayName }
-                form(.method("post"), .action(SignInRoutes.signOutPath)) {
-                    input(.type("hidden"), .name(FormGuard.fieldName), .value(forms.token(for: SignInRoutes.signOutPath, subject: session)))
-                    button(.type("submit")) { "Sign out" }
-                }
+                let signOut = SignInRoutes.signOutPath
+                PostForm(action: signOut, token: forms.formToken(for: signOut, subject: session), label: "Sign out", cssClass: "sign-out")
             }
         }.render(into: &html)
     }

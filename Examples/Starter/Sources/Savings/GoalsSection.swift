@@ -41,10 +41,9 @@ final class GoalsSection: SectionController, CatalogSection {
                         goal.percent; "%"
                     }
                     let action = SavingsApp.depositPath(goal.id)
-                    form(.method("post"), .action(action), .data("refresh", Self.id.rawValue)) {
-                        input(.type("hidden"), .name(FormGuard.fieldName), .value(forms.token(for: action, subject: session)))
-                        button(.type("submit"), .aria("label", "Put $50 aside for " + goal.name)) { "Put $50 aside" }
-                    }
+                    PostForm(
+                        action: action, token: forms.formToken(for: action, subject: session), label: "Put $50 aside", labelObject: goal.name,
+                        refreshes: Self.id)
                 }
             }
         }.render(into: &html)

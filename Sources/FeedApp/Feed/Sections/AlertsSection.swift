@@ -1,4 +1,5 @@
 import Sectional
+import SectionalSecurity
 
 /// Alerts, most severe first, each with a form that dismisses it; a form
 /// brings dismissed ones back.

@@ -1,35 +1,59 @@
 import Sectional
-import SectionalSecurity
 
 /// Where a form posts: a path, or a path that names a record by its number
 /// (`/feed/alerts/2/dismiss`) kept in its parts, so that writing it into the
 /// page and signing it make no string of it.
-enum FormAction {
+public enum FormAction: Sendable {
+    /// A path, e.g. `/signout`.
     case path(String)
     /// The path's fixed parts, from the program, around the record's number.
     case record(StaticString, Int, StaticString)
 }
 
 /// A form of one button that writes: it posts its hidden field and its
-/// token to `action`. With `refreshes`, the page script posts it in place
-/// and refreshes that section instead of loading the page again.
-struct PostForm: HTML {
-    var action: String
-    var token: FormToken
+/// token to `action`. With `refreshes`, the framework's page script posts it
+/// in place and refreshes that section instead of loading the page again;
+/// without script it is an ordinary post.
+///
+/// ```swift
+/// PostForm(action: path, token: forms.formToken(for: path, subject: session), label: "Dismiss", refreshes: Self.id)
+/// ```
+public struct PostForm: HTML {
+    /// Where it posts.
+    public var action: String
+    /// Its token, signed for `action` and the visitor's session (`FormGuard.formToken(for:subject:)`).
+    public var token: FormToken
     /// The one field the form carries besides its token, if any; its name
     /// from the program.
-    var hidden: (name: StaticString, value: String)?
-    var label: String
+    public var hidden: (name: StaticString, value: String)?
+    /// The button's text.
+    public var label: String
     /// What the button acts on, when the label alone is ambiguous: a screen
     /// reader says the label, then this ("Dismiss Payment due tomorrow").
-    var labelObject: String?
-    var refreshes: SectionID?
+    public var labelObject: String?
+    /// The section the page script refreshes once it has posted in place.
+    public var refreshes: SectionID?
     /// The form's class, from the program.
-    var cssClass: StaticString = "post-form"
+    public var cssClass: StaticString
     /// Whether its button is the page's main action (the stylesheet's `primary` role).
-    var isPrimary = false
+    public var isPrimary: Bool
 
-    func render(into html: inout HTMLWriter) {
+    /// A form posting `token`, and `hidden` if given, to `action`, from a button reading `label`.
+    public init(
+        action: String, token: FormToken, hidden: (name: StaticString, value: String)? = nil, label: String, labelObject: String? = nil,
+        refreshes: SectionID? = nil, cssClass: StaticString = "post-form", isPrimary: Bool = false
+    ) {
+        self.action = action
+        self.token = token
+        self.hidden = hidden
+        self.label = label
+        self.labelObject = labelObject
+        self.refreshes = refreshes
+        self.cssClass = cssClass
+        self.isPrimary = isPrimary
+    }
+
+    public func render(into html: inout HTMLWriter) {
         Self.write(
             action: .path(action), token: token, hidden: hidden, label: label, labelObject: labelObject, refreshes: refreshes,
             cssClass: cssClass, isPrimary: isPrimary, into: &html)
@@ -39,7 +63,7 @@ struct PostForm: HTML {
     /// these per alert, and as a value made per alert its strings were
     /// retained and released, and its action made as a string, about
     /// 1,000 instructions a form.
-    static func write(
+    public static func write(
         action: FormAction, token: FormToken, hidden: (name: StaticString, value: String)? = nil, label: String,
         labelObject: String? = nil, refreshes: SectionID? = nil, cssClass: StaticString, isPrimary: Bool = false,
         into html: inout HTMLWriter

@@ -63,7 +63,7 @@ deps:
 			bash scripts/install-libmicrohttpd.sh; \
 			echo "libmicrohttpd changed: earlier builds start over"; rm -rf .build $(addsuffix /.build,$(EXAMPLES)); \
 		else \
-			echo "libmicrohttpd 1.0.1 is missing. Run: sudo bash scripts/install-libmicrohttpd.sh"; exit 1; \
+			echo "libmicrohttpd 1.0.1 is missing, or installed under its old name. Run: sudo bash scripts/install-libmicrohttpd.sh"; exit 1; \
 		fi; \
 	fi
 

@@ -37,6 +37,8 @@ mkdir -p "$OUT/modules"
 FLAGS=(-sanitize=fuzzer,address -parse-as-library -swift-version 6 -enable-upcoming-feature NonisolatedNonsendingByDefault
        -O -g -enable-testing -use-ld=lld
        -I "$OUT/modules" -I Sources/CMicroHTTPD -I Sources/CSodium -I Sources/CSQLite -I Sources/CLibPQ)
+# libmicrohttpd 1.0.1's header, where `make deps` installed it (Debian's 0.9.75 is in the default path).
+for include in $(pkg-config --cflags-only-I libmicrohttpd); do FLAGS+=(-Xcc "$include"); done
 
 # A module is rebuilt only when one of its sources is newer than its object.
 build_module() {

@@ -6,7 +6,8 @@ import Synchronization
 /// Made when the request line arrives, released when libmicrohttpd reports
 /// the request complete. `phase` and the log fields are touched only by the
 /// connection's worker thread; the answer of an async responder crosses
-/// from its task under `handoff`. It is the request's `RequestLog` too.
+/// from its task under `handoff`. It is the request's `RequestLog` too,
+/// whose user any task answering the request may note (under its own lock).
 final class RequestState: RequestLog, @unchecked Sendable {
     enum Phase {
         /// Headers are arriving; answering now would cost keep-alive.

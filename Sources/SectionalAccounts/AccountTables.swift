@@ -1,9 +1,11 @@
 import Sectional
 import SectionalSQL
+import SectionalSecurity
 import SectionalServer
 
 /// The tables accounts live in, for an app's migrations to create: users
-/// with their password hashes, sessions, API tokens and sign-in attempts.
+/// with their password hashes, sessions, API tokens, sign-in attempts, and
+/// the secrets every replica shares (the key forms are signed with).
 ///
 /// ```swift
 /// let migrations = [
@@ -23,7 +25,7 @@ public enum AccountTables {
     /// The migration `version` that creates the tables. Times are Unix seconds; tokens are kept only as their hashes.
     public static func migration(_ version: Int) -> Migration {
         Migration(
-            version, "users, sessions, API tokens and sign-in attempts",
+            version, "users, sessions, API tokens, sign-in attempts and secrets",
             sqlite: """
                 CREATE TABLE users (
                     id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE, display_name TEXT NOT NULL, password_hash TEXT) STRICT;
@@ -36,6 +38,7 @@ public enum AccountTables {
                 CREATE TABLE signin_failures (key TEXT NOT NULL, at INTEGER NOT NULL, attempt TEXT NOT NULL DEFAULT '') STRICT;
                 CREATE INDEX sessions_by_user ON sessions (user_id);
                 CREATE INDEX signin_failures_by_key ON signin_failures (key, at);
+                CREATE TABLE secrets (name TEXT PRIMARY KEY, value TEXT NOT NULL) STRICT;
                 """,
             postgres: """
                 CREATE TABLE users (
@@ -51,7 +54,21 @@ public enum AccountTables {
                 CREATE TABLE signin_failures (key text NOT NULL, at bigint NOT NULL, attempt text NOT NULL DEFAULT '');
                 CREATE INDEX sessions_by_user ON sessions (user_id);
                 CREATE INDEX signin_failures_by_key ON signin_failures (key, at);
+                CREATE TABLE secrets (name text PRIMARY KEY, value text NOT NULL);
                 """)
+    }
+
+    /// The key forms are signed with (`FormGuard(key:)`), the same on every
+    /// replica: made once, by whichever starts first, and kept in `secrets`.
+    /// - Throws: when the database fails, or holds a key that is not one.
+    public static func formKey(in db: any SQLConnection) throws -> [UInt8] {
+        try db.transaction {
+            try db.execute(
+                "INSERT INTO secrets (name, value) VALUES ('form-key', $1) ON CONFLICT (name) DO NOTHING", [.text(Hex.encode(FormGuard.newKey()))])
+            let stored = try db.query("SELECT value FROM secrets WHERE name = 'form-key'", [])[0].text(0)
+            guard let key = Hex.decode(stored), key.count == 32 else { throw SQLError(code: "decode", message: "the stored form key is malformed") }
+            return key
+        }
     }
 
     /// The migration `version` that has the users' and sessions' changes

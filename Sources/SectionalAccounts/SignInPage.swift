@@ -19,8 +19,8 @@ struct SignInPage {
 
     /// `/signin?next=…` that brings the visitor back to `request`'s page.
     static func path(returningTo request: Request) -> String {
-        // A form post cannot be repeated by following a link: come back to the feed instead.
-        guard request.method == .get || request.method == .head else { return path + "?next=/feed" }
+        // A form post cannot be repeated by following a link: come back to the site's home instead.
+        guard request.method == .get || request.method == .head else { return path }
         var target = request.path
         let query = request.query.filter { $0.name != "stream" }
         if !query.isEmpty {

@@ -9,6 +9,8 @@ import SectionalServer
 public struct SignInRoutes: Sendable {
     /// Where signing out is posted: `PostForm(action: SignInRoutes.signOutPath, token: …)`.
     public static let signOutPath = "/signout"
+    /// What the form says after signing out, unless the site's `notices` word it otherwise.
+    static let notices = ["signed-out": "You are signed out."]
 
     let accounts: Accounts
     let formGuard: FormGuard
@@ -52,7 +54,7 @@ public struct SignInRoutes: Sendable {
         let next = next(request.queryValue("next"))
         if try await accounts.visitor(for: request) != nil { return .seeOther(next) }
         var page = SignInPage(site: site, lead: lead, next: next, demoUsers: try await demoUsers())
-        page.notice = request.queryValue("notice").flatMap { site.notices[$0] }
+        page.notice = request.queryValue("notice").flatMap { site.notices[$0] ?? Self.notices[$0] }
         return page.response()
     }
 

@@ -247,7 +247,8 @@ final class PageRoutes<Page: ComposedPage>: Sendable {
     func visit(_ request: Request, for reader: Reader, renewing: Bool = true, credential: String? = nil) async throws(HTTPError) -> Visit {
         guard let signIn else { return .nobody }
         let visit = try await knownVisit(request, signIn, renewing: renewing, credential: credential)
-        request.log?.user = visit.name
+        // A live stream's later check that finds them gone leaves its log naming who opened it.
+        if let name = visit.name { request.log?.user = name }
         guard visit.name == nil, !page.isPublic else { return visit }
         switch reader {
         case .browser:
@@ -301,7 +302,6 @@ final class PageRoutes<Page: ComposedPage>: Sendable {
         return PageDocument(title: title, head: head, canonicalURL: canonical, root: root, page: controller)
     }
 
-    /// The answer, with who asked for the access log.
     /// Where the page lives, with the context its links keep: `page.address(_:)` on the path made once.
     private func address(_ context: Page.Context) -> PageAddress {
         PageAddress(path: path, context: page.linkContext(context))

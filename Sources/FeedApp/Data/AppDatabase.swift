@@ -154,7 +154,7 @@ public struct AppData: Sendable {
     private static func prepare(_ db: any SQLConnection, seed: Bool, hasher: PasswordHasher) throws -> [UInt8] {
         try db.migrate(Schema.migrations)
         if seed { try Seeder.seedIfEmpty(db, hasher: hasher) }
-        return try formKey(db)
+        return try AccountTables.formKey(in: db)
     }
 
     private static func make(on pool: ConnectionPool, users: [User], formKey: [UInt8], hasher: PasswordHasher) -> AppData {
@@ -162,17 +162,6 @@ public struct AppData: Sendable {
         return AppData(
             feed: store, day: store, layouts: store, accounts: SQLAccountStore(pool: pool), users: users, formKey: formKey, pool: pool,
             hasher: hasher)
-    }
-
-    /// The form key every replica shares: made once, by whichever starts first.
-    private static func formKey(_ db: any SQLConnection) throws -> [UInt8] {
-        try db.transaction {
-            try db.execute(
-                "INSERT INTO secrets (name, value) VALUES ('form-key', $1) ON CONFLICT (name) DO NOTHING", [.text(Hex.encode(FormGuard.newKey()))])
-            let stored = try db.query("SELECT value FROM secrets WHERE name = 'form-key'", [])[0].text(0)
-            guard let key = Hex.decode(stored), key.count == 32 else { throw SQLError(code: "decode", message: "the stored form key is malformed") }
-            return key
-        }
     }
 
     /// `mkdir -p` of the directory `path` is in.

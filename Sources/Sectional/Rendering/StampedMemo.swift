@@ -33,7 +33,9 @@ public final class StampedMemo<Key: Hashable & Sendable, Value: Sendable>: Senda
     }
 
     /// The value kept under `key` if every version it stands on is still
-    /// current in `versions` and it has not expired; `nil` otherwise.
+    /// current in `versions` and it has not expired; `nil` otherwise. A memo
+    /// is asked with one source of versions, always the same: an entry
+    /// confirmed at one source's change count stands at that count.
     public func standing(_ key: Key, versions: any LiveVersionSource, now: ContinuousClock.Instant = .now) -> Value? {
         // Counted before any version is read: a change made during the reads moves it on.
         let changes = versions.changeCount

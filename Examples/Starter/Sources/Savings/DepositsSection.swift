@@ -2,25 +2,26 @@ import Sectional
 import SectionalAccounts
 import SectionalServer
 
-/// The visitor's last five deposits, newest first.
+/// The visitor's last five deposits, newest first, each with its goal's name.
 final class DepositsSection: SectionController, CatalogSection {
     static let id: SectionID = "deposits"
     static let title = "Recent deposits"
     private let store: SavingsStore
-    private let user: UserID
+    private let user: User
     private var deposits: [Deposit] = []
 
-    init(store: SavingsStore, user: UserID) {
+    init(store: SavingsStore, user: User) {
         self.store = store
         self.user = user
         super.init(id: Self.id, title: Self.title)
     }
 
-    override var liveKeys: Set<LiveKey> { [.deposits(of: user)] }
-    override var cacheKey: String? { user.description }
+    // A goal renamed changes the card too.
+    override var liveKeys: Set<LiveKey> { [.deposits(of: user.id), .goals(of: user.id)] }
+    override var cacheKey: String? { user.id.description }
 
     override func makeLoad() -> SectionLoad? {
-        SectionLoad({ [store, user] in try await store.recentDeposits(of: user) }) { self.deposits = $0 }
+        SectionLoad({ [store, user = user.id] in try await store.recentDeposits(of: user) }) { self.deposits = $0 }
     }
 
     override func render(into html: inout HTMLWriter) {

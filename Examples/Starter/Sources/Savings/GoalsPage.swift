@@ -17,7 +17,7 @@ struct GoalsPage: ComposedPage {
         catalog = PageCatalog(
             [
                 .section(GoalsSection.self) { setup in GoalsSection(store: store, visitor: setup.context, forms: forms) },
-                .section(DepositsSection.self) { setup in DepositsSection(store: store, user: setup.context.user.id) },
+                .section(DepositsSection.self) { setup in DepositsSection(store: store, user: setup.context.user) },
             ],
             defaults: [GoalsSection.self, DepositsSection.self])
     }

@@ -11,16 +11,18 @@ public enum SavingsApp {
     /// Where a goal's "Put $50 aside" form posts.
     static func depositPath(_ goal: Int) -> String { "/goals/\(goal)/deposit" }
 
-    /// The SQLite database at `path`, created and migrated when it needs to be.
-    public static func openDatabase(_ path: String) throws -> ConnectionPool {
-        try SQLiteConnection(path: path).migrate(SavingsSchema.migrations)
-        return try ConnectionPool.sqlite(path)
+    /// The SQLite database at `path`, created and migrated when it needs to
+    /// be, and the key its forms are signed with, kept in it.
+    public static func openDatabase(_ path: String) throws -> (pool: ConnectionPool, formKey: [UInt8]) {
+        let setup = try SQLiteConnection(path: path)
+        try setup.migrate(SavingsSchema.migrations)
+        return (try ConnectionPool.sqlite(path), try AccountTables.formKey(in: setup))
     }
 
     /// Every route of the app, on `pool`: sign-in, the goals page, its form.
     /// - Parameters:
     ///   - live: where the pages' live cards hear of changes.
-    ///   - formKey: what forms are signed with (`FormGuard.newKey()`; the same on every replica).
+    ///   - formKey: what forms are signed with, the same on every replica (`openDatabase(_:)` gives it).
     ///   - publicDirectory: the stylesheet's folder.
     ///   - demoUsers: the users the sign-in page names with their passwords; none for a real site.
     public static func router(
@@ -60,14 +62,13 @@ public enum SavingsApp {
     /// A user to try the app with (`--demo`), named on the sign-in page.
     public static let demoUser = DemoUser(name: "demo", password: "demo-savings")
 
-    /// Adds `demoUser` and two goals of theirs, to an empty database only.
-    /// - Returns: whether they were added.
+    /// Adds `demoUser` and two goals of theirs to an empty database.
+    /// - Returns: whether the database has the demo user now (added, or from an earlier start).
     public static func addDemoUser(to pool: ConnectionPool) async throws -> Bool {
         let accounts = SQLAccountStore(pool: pool)
+        guard try await accounts.users().isEmpty else { return try await accounts.user(named: demoUser.name) != nil }
         let hash = try PasswordHasher().hash(demoUser.password)
-        guard try await accounts.users().isEmpty,
-            let user = try await accounts.addUser(name: demoUser.name, displayName: "Demo saver", passwordHash: hash)
-        else { return false }
+        guard let user = try await accounts.addUser(name: demoUser.name, displayName: "Demo saver", passwordHash: hash) else { return false }
         let store = SavingsStore(pool: pool)
         try await store.addGoal("Emergency fund", targetCents: 300_000, of: user.id)
         try await store.addGoal("Bicycle", targetCents: 90_000, of: user.id)

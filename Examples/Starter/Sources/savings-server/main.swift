@@ -3,7 +3,6 @@ import Savings
 import SectionalAccounts
 import SectionalSQL
 import SectionalSQLite
-import SectionalSecurity
 import SectionalServer
 
 #if canImport(Glibc)
@@ -36,10 +35,9 @@ let log = Logger.standardError
 let services = ServiceGroup(logger: log)
 do {
     let path = database
-    let pool = try services.start("the database", { try SavingsApp.openDatabase(path) }, stop: { $0.close() })
-    if demo, try ServiceGroup.waitHere(for: { try await SavingsApp.addDemoUser(to: pool) }) {
-        log.info("savings-server: added the user \(SavingsApp.demoUser.name), password \(SavingsApp.demoUser.password)")
-    }
+    let (pool, formKey) = try services.start("the database", { try SavingsApp.openDatabase(path) }, stop: { $0.pool.close() })
+    let hasDemoUser = try demo && ServiceGroup.waitHere(for: { try await SavingsApp.addDemoUser(to: pool) })
+    if hasDemoUser { log.info("savings-server: sign in as \(SavingsApp.demoUser.name), password \(SavingsApp.demoUser.password)") }
     let live = try services.start(
         "live sections",
         {
@@ -56,7 +54,7 @@ do {
             }
         }, stop: { $0.stop() })
     let router = try SavingsApp.router(
-        pool: pool, live: live, formKey: FormGuard.newKey(), publicDirectory: "Public", demoUsers: demo ? [SavingsApp.demoUser] : [], logger: log)
+        pool: pool, live: live, formKey: formKey, publicDirectory: "Public", demoUsers: hasDemoUser ? [SavingsApp.demoUser] : [], logger: log)
     let server = try services.start(
         "the server", { try Server.start(configuration, responder: router, logger: log) }, drain: { $0.beginDraining() },
         stop: { $0.stop() })

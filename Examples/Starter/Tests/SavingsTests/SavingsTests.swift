@@ -23,7 +23,8 @@ private final class TestApp: Sendable {
 
     init(limitPerUser: Int = 8) async throws {
         path = FileManager.default.temporaryDirectory.appendingPathComponent("savings-\(UUID().uuidString).sqlite").path
-        pool = try SavingsApp.openDatabase(path)
+        let (pool, formKey) = try SavingsApp.openDatabase(path)
+        self.pool = pool
         live = LiveHub(limitPerUser: limitPerUser)
         let accounts = SQLAccountStore(pool: pool)
         // The cheapest hash: each sign-in checks it, and the tests sign in often.
@@ -33,7 +34,6 @@ private final class TestApp: Sendable {
         let store = SavingsStore(pool: pool)
         try await store.addGoal("Bicycle", targetCents: 90_000, of: alex.id)
         try await store.addGoal("Trip to Lisbon", targetCents: 150_000, of: sam.id)
-        let formKey = FormGuard.newKey()
         forms = FormGuard(key: formKey)
         router = try SavingsApp.router(
             pool: pool, live: live, formKey: formKey, publicDirectory: Self.publicDirectory, logger: LogCollector().logger)
@@ -73,7 +73,7 @@ struct SavingsTests {
         }
     }
 
-    @Test("Each user sees their own goals only, on the page, its fragments and its JSON")
+    @Test("Each user sees their own goals only, on the page and its fragments; the JSON describes the same sections")
     func eachTheirOwn() async throws {
         let app = try await TestApp()
         let client = InProcessClient(app.router)
@@ -87,6 +87,21 @@ struct SavingsTests {
         let json = try await client.get("/api/goals/sections", headers: ["Cookie": sam])
         #expect(json.status == .ok && json.bodyText.contains(#""id":"goals""#))
         #expect(try await client.postSignIn("alex", "wrong").status == .unauthorized)
+    }
+
+    @Test("Signing out through the banner's form ends the session: the form says so, and the page sends the old cookie to sign in")
+    func signOut() async throws {
+        let app = try await TestApp()
+        let client = InProcessClient(app.router)
+        let alex = try await client.signIn("alex", "alex-password")
+        let page = try await client.get("/goals?stream=0", headers: ["Cookie": alex]).bodyText
+        let out = try await client.post(
+            SignInRoutes.signOutPath, form: [("token", try TestApp.token(of: SignInRoutes.signOutPath, in: page))], headers: ["Cookie": alex])
+        #expect(out.status == .seeOther)
+        let told = try await client.get(try #require(out.headers["Location"]))
+        #expect(told.bodyText.contains("You are signed out."))
+        let after = try await client.get("/goals", headers: ["Cookie": alex])
+        #expect(after.status == .seeOther && after.headers["Location"]?.hasPrefix("/signin") == true)
     }
 
     @Test("A deposit through its form moves the goal and lists the deposit; another user's goal or no token changes nothing")
@@ -150,24 +165,4 @@ struct SavingsTests {
             #expect(app.live.openStreams == 2, "sam's stream is still open beside alex's second")
         }
     }
-
-    @Test("The README's page and section are these files', word for word")
-    func readmeShowsThisCode() throws {
-        let sources = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("Sources/Savings")
-        let readme = try String(
-            contentsOf: sources.appendingPathComponent("../../../../README.md").standardizedFileURL, encoding: .utf8)
-        let code = try ["GoalsPage.swift", "GoalsSection.swift"].map {
-            try Self.code(String(contentsOf: sources.appendingPathComponent($0), encoding: .utf8))
-        }
-        let blocks = readme.components(separatedBy: "```swift\n").dropFirst().map { $0.components(separatedBy: "```")[0] }
-        let examples = blocks.filter { $0.contains("struct GoalsPage") || $0.contains("class GoalsSection") }
-        #expect(examples.count == 2)
-        for block in examples {
-            #expect(code.contains { $0.contains(Self.code(block)) }, "the README's block is not the starter's code: \(block.prefix(80))")
-        }
-    }
-
-    /// Code without its layout: the formatter may wrap what the README keeps on one line.
-    private static func code(_ text: String) -> String { String(text.filter { !$0.isWhitespace }) }
 }

@@ -34,7 +34,7 @@ python3 -c 'import html5lib' 2>/dev/null || {
 mkdir -p "$OUT/modules"
 # -O keeps runs fast; preconditions, overflow and bounds checks stay on in -O.
 # The package's upcoming feature too, so the modules mean here what they mean in `swift build`.
-FLAGS=(-sanitize=fuzzer,address -parse-as-library -swift-version 6 -enable-upcoming-feature NonisolatedNonsendingByDefault
+FLAGS=(-sanitize=fuzzer,address -parse-as-library -swift-version 6 -enable-upcoming-feature NonisolatedNonsendingByDefault -package-name Sectional
        -O -g -enable-testing -use-ld=lld
        -I "$OUT/modules" -I Sources/CMicroHTTPD -I Sources/CSodium -I Sources/CSQLite -I Sources/CLibPQ)
 # libmicrohttpd 1.0.1's header, where `make deps` installed it (Debian's 0.9.75 is in the default path).
@@ -53,9 +53,9 @@ build_module() {
 # In Package.swift's order; each rebuilt when its sources, its C module or a module it imports changed.
 build_module Sectional
 build_module HTTPServer Sources/CMicroHTTPD
-build_module SectionalServer "$OUT/modules/Sectional.o" "$OUT/modules/HTTPServer.o"
-build_module SectionalSecurity Sources/CSodium "$OUT/modules/HTTPServer.o"
 build_module SectionalSQL
+build_module SectionalServer "$OUT/modules/Sectional.o" "$OUT/modules/HTTPServer.o" "$OUT/modules/SectionalSQL.o"
+build_module SectionalSecurity Sources/CSodium "$OUT/modules/HTTPServer.o" "$OUT/modules/SectionalServer.o"
 build_module SectionalSQLite Sources/CSQLite "$OUT/modules/SectionalSQL.o"
 build_module SectionalPostgres Sources/CLibPQ "$OUT/modules/SectionalSQL.o"
 build_module SectionalAccounts "$OUT/modules/SectionalServer.o" "$OUT/modules/SectionalSecurity.o" "$OUT/modules/SectionalSQL.o"

@@ -53,6 +53,17 @@ struct SectionCacheTests {
         #expect(none.content(for: "a") == nil && none.statistics.entries == 0)
     }
 
+    @Test("Keys made in one allocation are the parts joined as written out one by one")
+    func keyTextIsThePartsJoined() {
+        let lists: [[String]] = [
+            [], [""], ["", ""], ["alerts", "7"], ["a\u{1F}b", "ünïcødé 🦊", String(repeating: "x", count: 1_234)], ["0123456789", "", "z"],
+        ]
+        for parts in lists {
+            #expect(KeyText.joining(parts, separator: 0x1F) == parts.joined(separator: "\u{1F}"), "\(parts.map(\.count))")
+            #expect(KeyText.lengthPrefixed(parts) == parts.map { "\($0.utf8.count):\($0)" }.joined(), "\(parts.map(\.count))")
+        }
+    }
+
     @Test func keysOfPartsCannotBeConfused() {
         #expect(SectionController.cacheKey("a:b", "c") != SectionController.cacheKey("a", "b:c"))
         #expect(SectionController.cacheKey("ab", "") != SectionController.cacheKey("a", "b"))

@@ -103,16 +103,7 @@ open class SectionController {
     public static func cacheKey(_ parts: String...) -> String { cacheKey(parts) }
 
     /// One `cacheKey` from a list of parts, each kept apart by its length.
-    public static func cacheKey(_ parts: [String]) -> String {
-        var key = ""
-        key.reserveCapacity(parts.reduce(parts.count * 4) { $0 + $1.utf8.count })
-        for part in parts {
-            key += String(part.utf8.count)
-            key += ":"
-            key += part
-        }
-        return key
-    }
+    public static func cacheKey(_ parts: [String]) -> String { KeyText.lengthPrefixed(parts) }
 
     /// Where the rendered content is to be kept, and the live keys it was looked up under: set by the page before loading, on a miss.
     @exclusivity(unchecked) var cacheEntry: (cache: SectionCache, key: String, keys: Set<LiveKey>)?

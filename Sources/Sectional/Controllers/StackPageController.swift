@@ -93,26 +93,15 @@ open class StackPageController: SectionController {
             let keys = child.liveKeys
             // Live data with no versions to tell when it changed: never kept.
             if !keys.isEmpty && liveVersions == nil { continue }
-            // One string, grown in place: a page looks up each of its cards, kept or not.
-            var entry = ""
-            entry.reserveCapacity(child.id.rawValue.utf8.count + key.utf8.count + 48)
-            entry += child.id.rawValue
-            entry += "\u{1F}"
-            entry += key
+            // The section, its key, and (live) its keys' names and the sum of their versions: versions
+            // only grow, so the sum grows with any change of the data the keys cover.
+            var parts = [child.id.rawValue, key]
+            parts.reserveCapacity(keys.count + 3)
             if let liveVersions, !keys.isEmpty {
-                if keys.count == 1, let only = keys.first {
-                    entry += "\u{1F}"
-                    entry += only.description
-                } else {
-                    for name in keys.map(\.description).sorted() {
-                        entry += "\u{1F}"
-                        entry += name
-                    }
-                }
-                // Versions only grow, so a key's sum grows with any change of the data it covers.
-                entry += "\u{1F}"
-                entry += String(child.liveVersion ?? liveVersions.version(of: keys))
+                if keys.count == 1, let only = keys.first { parts.append(only.description) } else { parts += keys.map(\.description).sorted() }
+                parts.append(String(child.liveVersion ?? liveVersions.version(of: keys)))
             }
+            let entry = KeyText.joining(parts, separator: 0x1F)
             child.useCache(cache, key: entry, keys: keys)
         }
     }

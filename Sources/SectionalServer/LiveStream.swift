@@ -19,7 +19,8 @@ struct LiveStream<Page: ComposedPage>: Sendable {
         var made = AnswerMaking(credential: nil)
         let (context, plan) = try await routes.compose(request, for: .script, made: &made)
         let visit = made.visit
-        let live = routes.makePage(plan: plan, context: context).children.filter { !$0.liveKeys.isEmpty }
+        let controller = routes.makePage(plan: plan, context: context)
+        let live = controller.children.filter { !$0.liveKeys.isEmpty }
         guard !live.isEmpty else { throw HTTPError(.notFound, "This composition of the \(page.name) has no live section.") }
         let keys = live.map { (id: $0.id, keys: $0.liveKeys) }
         // One limit per signed-in user; on a public page, per address for those signed in as nobody.
@@ -31,7 +32,10 @@ struct LiveStream<Page: ComposedPage>: Sendable {
         }
         // The browser's own reconnect sends the header; a stream the page script opens anew, the query item.
         let sent = Self.versions(in: request.headers["Last-Event-ID"] ?? request.queryValue("lastEventId"))
-        let stream = Stream(page: page, routes: routes, request: request, plan: plan, keys: keys, hub: hub)
+        // What finds each kept card's event made by another stream, from the first change on.
+        let address = controller.address?.url(for: plan) ?? ""
+        let cards = live.map { section in section.cacheKey.map { routes.liveCard(section.id, $0, section.liveKeys, address) } }
+        let stream = Stream(page: page, routes: routes, request: request, plan: plan, keys: keys, hub: hub, cards: cards)
         // The site's headers for its HTML (nosniff, framing, referrer), then the stream's own.
         var headers = routes.site.htmlHeaders
         headers["Content-Type"] = "text/event-stream"
@@ -60,6 +64,8 @@ struct LiveStream<Page: ComposedPage>: Sendable {
         let plan: CompositionPlan
         let keys: [(id: SectionID, keys: Set<LiveKey>)]
         let hub: LiveHub
+        /// Its kept cards as the stream opened, in the order of `keys`; `nil` for a card never kept.
+        let cards: [Card?]
 
         /// Sends each watched section's card when its data changes, never
         /// more than the client takes: while it has not taken the last event,
@@ -130,11 +136,43 @@ struct LiveStream<Page: ComposedPage>: Sendable {
         /// they are signed out or their session ended. Not their activity:
         /// an open tab does not keep a session from idling out.
         private func context() async -> Page.Context? {
+            guard let visit = await visit() else { return nil }
+            return try? await page.context(from: request, visitor: visit.visitor(as: Page.User.self))
+        }
+
+        /// The visitor, checked again; `nil` once they are signed out or their session ended.
+        private func visit() async -> Visit? {
             // As kept for the stream's credential while its versions stand: a change sent to a thousand
             // streams of one session reads the session once, not a thousand times.
             let credential = routes.keptCredential(in: request)
-            guard let visit = try? await routes.visit(request, for: .script, renewing: false, credential: credential) else { return nil }
-            return try? await page.context(from: request, visitor: visit.visitor(as: Page.User.self))
+            return try? await routes.visit(request, for: .script, renewing: false, credential: credential)
+        }
+
+        /// The event of one changed card another stream of the same visitor
+        /// made at the version now current, if any: the visitor checked
+        /// again, the card's entry worked out from what the stream remembers.
+        private func keptEvent(
+            _ id: SectionID, _ card: Card, sent: inout [SectionID: Int]
+        ) async -> (event: [UInt8]?, visitorStands: Bool) {
+            guard await visit() != nil else { return (nil, false) }
+            let version = version(of: card.keys)
+            var next = sent
+            next[id] = version
+            let entry = StackPageController.cacheEntry(of: id, key: card.cacheKey, keys: card.keys, version: version)
+            guard let event = routes.events.content(for: Self.eventKey(entry, eventID(next), card.page)) else { return (nil, true) }
+            sent = next
+            return (event, true)
+        }
+
+        /// The stream's event id: the version it has sent of each section (`alerts=3.balances=1`).
+        private func eventID(_ sent: [SectionID: Int]) -> String {
+            keys.map { "\($0.id)=\(sent[$0.id] ?? 0)" }.joined(separator: ".")
+        }
+
+        /// What an event is kept under: its card's entry, its id, and the
+        /// page address its card's links are made from.
+        static func eventKey(_ entry: String, _ eventID: String, _ page: String) -> String {
+            entry + "\u{1E}" + eventID + "\u{1E}" + page
         }
 
         /// A card as a server-sent event: every CR, LF or CRLF in it starts a
@@ -163,8 +201,19 @@ struct LiveStream<Page: ComposedPage>: Sendable {
         }
 
         /// Renders the sections for the stream's visitor and sends each as an event. `false` when the visitor is gone.
-        private func send(_ ids: [SectionID], sent: inout [SectionID: Int], into writer: ResponseBodyWriter) async -> Bool {
+        private func send(
+            _ ids: [SectionID], sent: inout [SectionID: Int], into writer: ResponseBodyWriter
+        ) async -> Bool {
             guard !ids.isEmpty else { return true }
+            // One changed card, the usual case, that a stream of the same visitor has made into its event already.
+            if ids.count == 1, let index = keys.firstIndex(where: { $0.id == ids[0] }), let card = cards[index] {
+                let (event, visitorStands) = await keptEvent(ids[0], card, sent: &sent)
+                guard visitorStands else { return false }
+                if let event {
+                    await writer.write(event)
+                    return writer.isOpen
+                }
+            }
             // A fresh tree, as a request would build it: the visitor is checked again (signed out, expired: the stream ends).
             guard let context = await context() else { return false }
             // One changed card, the usual case: its section alone is made, not the whole page's.
@@ -184,10 +233,32 @@ struct LiveStream<Page: ComposedPage>: Sendable {
                     await render(section, of: controller, into: &html)
                 }
                 sent[id] = version
-                let eventID = keys.map { "\($0.id)=\(sent[$0.id] ?? 0)" }.joined(separator: ".")
-                await writer.write(Self.event(id: eventID, card: html))
+                let eventID = eventID(sent)
+                let event = Self.event(id: eventID, card: html)
+                // A card kept at this version is the same for every stream that looks it up: its event too.
+                if section.isVersioned, let entry = section.cacheLookupKey {
+                    let page = controller.address?.url(for: plan) ?? ""
+                    routes.events.store(event, for: Self.eventKey(entry, eventID, page))
+                }
+                await writer.write(event)
             }
             return writer.isOpen
         }
+    }
+}
+
+/// What a live stream knows of one of its kept cards: enough to find the
+/// card's event at a newer version without making the card's section again.
+/// One object for every stream that shows the same card (`PageRoutes.liveCard`).
+final class Card: Sendable {
+    let cacheKey: String
+    let keys: Set<LiveKey>
+    /// The page's address for the stream's composition: the card's links (Remove) are made from it.
+    let page: String
+
+    init(cacheKey: String, keys: Set<LiveKey>, page: String) {
+        self.cacheKey = cacheKey
+        self.keys = keys
+        self.page = page
     }
 }

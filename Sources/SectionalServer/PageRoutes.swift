@@ -1,5 +1,6 @@
 import HTTPServer
 import Sectional
+import Synchronization
 
 /// A router that serves a site's composed pages and answers errors the site's way.
 extension Router {
@@ -34,6 +35,26 @@ final class PageRoutes<Page: ComposedPage>: Sendable {
     let memos: PageMemos?
     /// Live streams' renders of one card at one moment, made one.
     let renders = RenderGate()
+    /// The live events made of kept cards, by card and event id: a change
+    /// a thousand streams of one session show is made into an event once,
+    /// and each stream after the first writes the same bytes.
+    let events = SectionCache(capacity: 4 << 20)
+    /// The cards live streams show, one object each however many streams
+    /// show it (10,000 streams of one session keep one). Emptied past 4,096:
+    /// streams keep their own.
+    private let liveCards = Mutex<[String: Card]>([:])
+
+    /// The one object of a live stream's card.
+    func liveCard(_ id: SectionID, _ cacheKey: String, _ keys: Set<LiveKey>, _ page: String) -> Card {
+        let name = id.rawValue + "\u{1F}" + cacheKey + "\u{1E}" + page
+        return liveCards.withLock { cards in
+            if let card = cards[name], card.keys == keys { return card }
+            if cards.count >= 4_096 { cards.removeAll() }
+            let card = Card(cacheKey: cacheKey, keys: keys, page: page)
+            cards[name] = card
+            return card
+        }
+    }
     /// The fields of its `304`s, but the tag.
     let notModifiedHeaders: (html: HTTPHeaders, description: HTTPHeaders)
 

@@ -27,9 +27,12 @@ public final class LiveStreamClient: @unchecked Sendable {
         try client.send(head + "\r\n")
     }
 
-    /// Waits until `marker` has arrived, on a thread of its own; `false` when it did not within the timeout.
-    public func waitFor(_ marker: String) async throws -> Bool { try await onOwnThread { [self] in client.waitFor(marker) } }
+    /// Waits until everything received holds `marker` `occurrences` times,
+    /// on a thread of its own; `false` when it did not within the timeout.
+    public func waitFor(_ marker: String, occurrences: Int = 1) async throws -> Bool {
+        try await onOwnThread { [self] in client.waitFor(marker, occurrences: occurrences) }
+    }
 
-    /// What arrived and was not yet waited past.
+    /// Everything received so far, as text.
     public var unreadText: String { client.unreadText }
 }

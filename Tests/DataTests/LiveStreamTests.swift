@@ -65,6 +65,34 @@ struct LiveStreamTests {
         }
     }
 
+    @Test("Tabs of one session showing a card in different compositions each get it with their own links (events are shared only where they match)")
+    func sharedEventsKeepTheirLinks() async throws {
+        let app = try LiveApp()
+        let alex = app.browser()
+        try await alex.signIn("alex", "alex-demo-1")
+        try await withLiveServer(app.router) { server in
+            let withCheckup = try LiveStreamClient(port: server.port, path: "/feed/live?sections=balances,checkup", cookie: alex.cookie!)
+            let alone = try LiveStreamClient(port: server.port, path: "/feed/live?sections=balances", cookie: alex.cookie!)
+            let second = try LiveStreamClient(port: server.port, path: "/feed/live?sections=balances", cookie: alex.cookie!)
+            for stream in [withCheckup, alone, second] { #expect(try await stream.waitFor("retry: 1000")) }
+            // Which tab makes an event first, and whether another finds it made, varies from round to
+            // round: twenty rounds, so that a tab given another composition's event does not pass them all
+            // (with the page's address left out of the event's key, 15 runs of 15 failed).
+            for round in 1...20 {
+                app.hub.publish("accounts:1")
+                for stream in [withCheckup, alone, second] {
+                    #expect(try await stream.waitFor("</section>", occurrences: round), "round \(round)")
+                }
+                let ownLink = #"class="section-remove" href="/feed?sections=checkup""#
+                #expect(withCheckup.unreadText.components(separatedBy: ownLink).count - 1 == round, "round \(round)")
+                for stream in [alone, second] {
+                    #expect(!stream.unreadText.contains("checkup"), "round \(round): a card of another composition's links")
+                    #expect(stream.unreadText.components(separatedBy: #"class="section-remove" href="/feed?sections=""#).count - 1 == round)
+                }
+            }
+        }
+    }
+
     @Test("The stream is answered with the headers pages carry: nosniff, no framing, no referrer off the site")
     func securityHeaders() async throws {
         let app = try LiveApp()

@@ -117,6 +117,9 @@ open class SectionController {
     /// cache and not found: what renders of the same card share.
     public var cacheEntryKey: String? { cacheEntry?.key }
 
+    /// The entry the section was looked up under in a cache, found or not.
+    public private(set) var cacheLookupKey: String?
+
     /// Renders the fragment from the loaded data. The default renders the
     /// children one after another.
     open func render(into html: inout HTMLWriter) {
@@ -157,6 +160,7 @@ open class SectionController {
     /// Looks the section up in `cache` under `key`: found, it and its
     /// descendants count as loaded; missed, its content is kept once rendered.
     func useCache(_ cache: SectionCache, key: String, keys: Set<LiveKey>) {
+        cacheLookupKey = key
         if let content = cache.content(for: key) {
             cachedContent = content
             markLoaded()
@@ -194,6 +198,7 @@ open class SectionController {
         failureDiagnosis = nil
         cachedContent = nil
         cacheEntry = nil
+        cacheLookupKey = nil
         for child in children { child.setNeedsLoad() }
     }
 

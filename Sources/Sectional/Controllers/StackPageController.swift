@@ -93,17 +93,22 @@ open class StackPageController: SectionController {
             let keys = child.liveKeys
             // Live data with no versions to tell when it changed: never kept.
             if !keys.isEmpty && liveVersions == nil { continue }
-            // The section, its key, and (live) its keys' names and the sum of their versions: versions
-            // only grow, so the sum grows with any change of the data the keys cover.
-            var parts = [child.id.rawValue, key]
-            parts.reserveCapacity(keys.count + 3)
-            if let liveVersions, !keys.isEmpty {
-                if keys.count == 1, let only = keys.first { parts.append(only.description) } else { parts += keys.map(\.description).sorted() }
-                parts.append(String(child.liveVersion ?? liveVersions.version(of: keys)))
-            }
-            let entry = KeyText.joining(parts, separator: 0x1F)
-            child.useCache(cache, key: entry, keys: keys)
+            let version = keys.isEmpty ? nil : child.liveVersion ?? liveVersions?.version(of: keys)
+            child.useCache(cache, key: Self.cacheEntry(of: child.id, key: key, keys: keys, version: version), keys: keys)
         }
+    }
+
+    /// Where a card is kept: its section, its `cacheKey`, and, when it is
+    /// live, its keys' names and the sum of their versions (versions only
+    /// grow, so the sum grows with any change of the data the keys cover).
+    public static func cacheEntry(of id: SectionID, key: String, keys: Set<LiveKey>, version: Int?) -> String {
+        var parts = [id.rawValue, key]
+        if let version, !keys.isEmpty {
+            parts.reserveCapacity(keys.count + 3)
+            if keys.count == 1, let only = keys.first { parts.append(only.description) } else { parts += keys.map(\.description).sorted() }
+            parts.append(String(version))
+        }
+        return KeyText.joining(parts, separator: 0x1F)
     }
 
     /// Times each card of the renders that follow, from none so far.

@@ -4,6 +4,9 @@
 // depends on Sectional by path; a team's copy depends on it by URL.
 import PackageDescription
 
+/// Sectional's libraries by name.
+func sectional(_ names: String...) -> [Target.Dependency] { names.map { .product(name: $0, package: "Sectional") } }
+
 let package = Package(
     name: "Starter",
     dependencies: [
@@ -12,39 +15,17 @@ let package = Package(
     targets: [
         .target(
             name: "Savings",
-            dependencies: [
-                .product(name: "HTTPServer", package: "Sectional"),
-                .product(name: "Sectional", package: "Sectional"),
-                .product(name: "SectionalAccounts", package: "Sectional"),
-                .product(name: "SectionalSecurity", package: "Sectional"),
-                .product(name: "SectionalServer", package: "Sectional"),
-                .product(name: "SectionalSQL", package: "Sectional"),
-                .product(name: "SectionalSQLite", package: "Sectional"),
-            ]
+            dependencies: sectional(
+                "HTTPServer", "Sectional", "SectionalAccounts", "SectionalSecurity", "SectionalServer", "SectionalSQL", "SectionalSQLite")
         ),
         .executableTarget(
             name: "savings-server",
-            dependencies: [
-                "Savings",
-                .product(name: "HTTPServer", package: "Sectional"),
-                .product(name: "SectionalAccounts", package: "Sectional"),
-                .product(name: "SectionalSecurity", package: "Sectional"),
-                .product(name: "SectionalServer", package: "Sectional"),
-                .product(name: "SectionalSQL", package: "Sectional"),
-                .product(name: "SectionalSQLite", package: "Sectional"),
-            ]
+            dependencies: ["Savings"] + sectional("HTTPServer", "SectionalAccounts", "SectionalServer", "SectionalSQL", "SectionalSQLite")
         ),
         .testTarget(
             name: "SavingsTests",
-            dependencies: [
-                "Savings",
-                .product(name: "HTTPServer", package: "Sectional"),
-                .product(name: "SectionalAccounts", package: "Sectional"),
-                .product(name: "SectionalSecurity", package: "Sectional"),
-                .product(name: "SectionalServer", package: "Sectional"),
-                .product(name: "SectionalSQL", package: "Sectional"),
-                .product(name: "SectionalTesting", package: "Sectional"),
-            ]
+            dependencies: ["Savings"]
+                + sectional("HTTPServer", "SectionalAccounts", "SectionalSecurity", "SectionalServer", "SectionalSQL", "SectionalTesting")
         ),
     ],
     swiftLanguageModes: [.v6]

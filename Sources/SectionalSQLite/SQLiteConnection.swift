@@ -238,8 +238,19 @@ extension ConnectionPool {
     /// read-only connection on each thread that reads, where it reads.
     /// - Throws: when the file cannot be opened or made a database.
     public static func sqlite(_ path: String) throws(SQLError) -> ConnectionPool {
-        try ConnectionPool(size: 1, dialect: .sqlite, readers: { () throws(SQLError) in try SQLiteConnection(path: path, readOnly: true) }) {
-            () throws(SQLError) in try SQLiteConnection(path: path)
-        }
+        try ConnectionPool(size: 1, dialect: .sqlite, readers: sqliteReaders(path), open: sqliteWriter(path))
+    }
+
+    /// The same pool, opened from async code as `opening(size:dialect:readers:open:)` opens one.
+    public static func openingSQLite(_ path: String) async throws(SQLError) -> ConnectionPool {
+        try await opening(size: 1, dialect: .sqlite, readers: sqliteReaders(path), open: sqliteWriter(path))
+    }
+
+    private static func sqliteReaders(_ path: String) -> @Sendable () throws(SQLError) -> any SQLConnection {
+        { () throws(SQLError) in try SQLiteConnection(path: path, readOnly: true) }
+    }
+
+    private static func sqliteWriter(_ path: String) -> @Sendable () throws(SQLError) -> any SQLConnection {
+        { () throws(SQLError) in try SQLiteConnection(path: path) }
     }
 }

@@ -137,7 +137,12 @@ struct LiveStream<Page: ComposedPage>: Sendable {
         /// an open tab does not keep a session from idling out.
         private func context() async -> Page.Context? {
             guard let visit = await visit() else { return nil }
-            return try? await page.context(from: request, visitor: visit.visitor(as: Page.User.self))
+            return await context(of: visit)
+        }
+
+        /// The visitor's context as a request would make it now; `nil` when it cannot be made.
+        private func context(of visit: Visit) async -> Page.Context? {
+            try? await page.context(from: request, visitor: visit.visitor(as: Page.User.self))
         }
 
         /// The visitor, checked again; `nil` once they are signed out or their session ended.
@@ -148,25 +153,21 @@ struct LiveStream<Page: ComposedPage>: Sendable {
             return try? await routes.visit(request, for: .script, renewing: false, credential: credential)
         }
 
-        /// The event of one changed card another stream of the same visitor
-        /// made at the version now current, if any: the visitor checked
-        /// again, the card's entry worked out from what the stream remembers.
-        private func keptEvent(
-            _ id: SectionID, _ card: Card, sent: inout [SectionID: Int]
-        ) async -> (event: [UInt8]?, visitorStands: Bool) {
-            guard await visit() != nil else { return (nil, false) }
+        /// The event of one changed card another stream made at the version
+        /// now current, if any: the card's entry worked out from what the stream remembers.
+        private func keptEvent(_ id: SectionID, _ card: Card, sent: inout [SectionID: Int]) -> [UInt8]? {
             let version = version(of: card.keys)
-            var next = sent
-            next[id] = version
             let entry = StackPageController.cacheEntry(of: id, key: card.cacheKey, keys: card.keys, version: version)
-            guard let event = routes.events.content(for: Self.eventKey(entry, eventID(next), card.page)) else { return (nil, true) }
-            sent = next
-            return (event, true)
+            let eventKey = Self.eventKey(entry, eventID(sent, sending: id, at: version), card.page)
+            guard let event = routes.events.content(for: eventKey) else { return nil }
+            sent[id] = version
+            return event
         }
 
-        /// The stream's event id: the version it has sent of each section (`alerts=3.balances=1`).
-        private func eventID(_ sent: [SectionID: Int]) -> String {
-            keys.map { "\($0.id)=\(sent[$0.id] ?? 0)" }.joined(separator: ".")
+        /// The stream's event id once it has sent `id` at `version`: the
+        /// version it has sent of each section (`alerts=3.balances=1`).
+        private func eventID(_ sent: [SectionID: Int], sending id: SectionID, at version: Int) -> String {
+            keys.map { "\($0.id)=\($0.id == id ? version : sent[$0.id] ?? 0)" }.joined(separator: ".")
         }
 
         /// What an event is kept under: its card's entry, its id, and the
@@ -205,17 +206,17 @@ struct LiveStream<Page: ComposedPage>: Sendable {
             _ ids: [SectionID], sent: inout [SectionID: Int], into writer: ResponseBodyWriter
         ) async -> Bool {
             guard !ids.isEmpty else { return true }
-            // One changed card, the usual case, that a stream of the same visitor has made into its event already.
-            if ids.count == 1, let index = keys.firstIndex(where: { $0.id == ids[0] }), let card = cards[index] {
-                let (event, visitorStands) = await keptEvent(ids[0], card, sent: &sent)
-                guard visitorStands else { return false }
-                if let event {
-                    await writer.write(event)
-                    return writer.isOpen
-                }
+            // The visitor checked again: signed out or expired, the stream ends.
+            guard let visit = await visit() else { return false }
+            // One changed card, the usual case, that another stream has made into its event already.
+            if ids.count == 1, let index = keys.firstIndex(where: { $0.id == ids[0] }), let card = cards[index],
+                let event = keptEvent(ids[0], card, sent: &sent)
+            {
+                await writer.write(event)
+                return writer.isOpen
             }
-            // A fresh tree, as a request would build it: the visitor is checked again (signed out, expired: the stream ends).
-            guard let context = await context() else { return false }
+            // A fresh tree, as a request would build it.
+            guard let context = await context(of: visit) else { return false }
             // One changed card, the usual case: its section alone is made, not the whole page's.
             let controller = routes.makePage(plan: plan, context: context, only: ids.count == 1 ? ids[0] : nil)
             for id in ids {
@@ -232,8 +233,8 @@ struct LiveStream<Page: ComposedPage>: Sendable {
                 } else if key == nil {
                     await render(section, of: controller, into: &html)
                 }
+                let eventID = eventID(sent, sending: id, at: version)
                 sent[id] = version
-                let eventID = eventID(sent)
                 let event = Self.event(id: eventID, card: html)
                 // A card kept at this version is the same for every stream that looks it up: its event too.
                 if section.isVersioned, let entry = section.cacheLookupKey {

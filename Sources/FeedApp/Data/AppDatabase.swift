@@ -98,9 +98,7 @@ public struct AppData: Sendable {
             // pool's own holds the database (it is gone when the last one closes).
             let setup = try SQLiteConnection(path: path)
             let formKey = try prepare(setup, seed: true, hasher: hasher)
-            let pool = try ConnectionPool(size: 1, dialect: .sqlite, readers: sqliteReaders(path)) { () throws(SQLError) in
-                try SQLiteConnection(path: path)
-            }
+            let pool = try ConnectionPool.sqlite(path)
             return make(on: pool, users: try SQLAccountStore.users(setup), formKey: formKey, hasher: hasher)
         } catch {
             throw DatabaseProblem("cannot make the database in memory: \(error)")
@@ -122,9 +120,7 @@ public struct AppData: Sendable {
             case .memory: return try memory(hasher: hasher)
             case .sqlite(let path):
                 try createParentDirectory(of: path)
-                pool = try await ConnectionPool.opening(size: 1, dialect: .sqlite, readers: sqliteReaders(path)) { () throws(SQLError) in
-                    try SQLiteConnection(path: path)
-                }
+                pool = try await ConnectionPool.openingSQLite(path)
             case .postgres(let url):
                 let withTimeout = url.contains("connect_timeout") ? url : url + (url.contains("?") ? "&" : "?") + "connect_timeout=5"
                 pool = try await ConnectionPool.opening(size: connections, dialect: .postgres) { () throws(SQLError) in
@@ -143,11 +139,6 @@ public struct AppData: Sendable {
             pool.close()
             throw DatabaseProblem("cannot prepare \(location): \(error)")
         }
-    }
-
-    /// A SQLite reader's connection to `path`, for each thread that reads.
-    private static func sqliteReaders(_ path: String) -> @Sendable () throws(SQLError) -> any SQLConnection {
-        { () throws(SQLError) in try SQLiteConnection(path: path, readOnly: true) }
     }
 
     /// Migrates `db`, seeds it when asked and empty. - Returns: the form key.

@@ -50,6 +50,8 @@ final class RequestState: RequestLog, @unchecked Sendable {
         var stream: StreamContext?
         /// The task answering the request, for cancellation when the client leaves.
         var task: Task<Void, Never>?
+        /// The task writing a long-lived stream's body, once the answering task has handed it over.
+        var producer: Task<Void, Never>?
         var cancelRequested = false
     }
     private let handoff = Mutex(Handoff())
@@ -100,19 +102,33 @@ final class RequestState: RequestLog, @unchecked Sendable {
     /// Remembers the task answering the request.
     func setTask(_ task: Task<Void, Never>) {
         let cancelNow = handoff.withLock { handoff in
+            // Once a producer took over, the answering task has ended (see `setProducer`).
+            guard handoff.producer == nil else { return false }
             handoff.task = task
             return handoff.cancelRequested
         }
         if cancelNow { task.cancel() }
     }
 
-    /// Cancels the task answering the request, now or as soon as it is known.
+    /// Remembers the task writing a long-lived stream's body.
+    func setProducer(_ producer: Task<Void, Never>) {
+        let cancelNow = handoff.withLock { handoff in
+            // An ended task keeps its memory while anything holds it.
+            handoff.task = nil
+            handoff.producer = producer
+            return handoff.cancelRequested
+        }
+        if cancelNow { producer.cancel() }
+    }
+
+    /// Cancels the tasks answering the request, now or as soon as they are known.
     func cancelTask() {
-        let task = handoff.withLock { handoff in
+        let (task, producer) = handoff.withLock { handoff in
             handoff.cancelRequested = true
-            return handoff.task
+            return (handoff.task, handoff.producer)
         }
         task?.cancel()
+        producer?.cancel()
     }
 }
 

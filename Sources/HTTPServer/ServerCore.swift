@@ -197,12 +197,23 @@ final class ServerCore: Sendable {
             return
         }
         // Send the headers now; write the body from this same task.
-        let stream = StreamContext(connection: handle, core: self)
+        let stream = StreamContext(connection: handle, core: self, staysOpen: body.staysOpen)
         stream.onRelease = { [weak state] in state?.cancelTask() }
         // Produce only if the headers go out: stop() may have answered 503 already.
         guard deliver(response, stream: stream, to: state) else { return }
-        await body.produce(into: ResponseBodyWriter(sink: stream))
-        stream.finish()
+        guard body.staysOpen else {
+            await body.produce(into: ResponseBodyWriter(sink: stream))
+            stream.finish()
+            return
+        }
+        // A task keeps the memory its deepest call took until it ends, and
+        // answering took the most (the session, the composition): an idle
+        // stream's producer runs in a task of its own, and this one ends.
+        state.setProducer(
+            Task {
+                await body.produce(into: ResponseBodyWriter(sink: stream))
+                stream.finish()
+            })
     }
 
     /// The request with the connection's address, moved rather than copied (`Response` says why).

@@ -60,12 +60,16 @@ public final class LiveHub: LiveVersionSource {
     }
 
     private let state = Mutex(State())
+    /// The streams' heartbeat, once started.
+    private let heartbeat = Mutex<Task<Void, Never>?>(nil)
     /// Goes up under the lock, after each version that does (`changeCount`).
     private let changes = Atomic(0)
     /// The change that tells a stream to end for good (version 0: replaced by a newer one; 1: signed out).
     public static let endKey = LiveKey(stored: "")
     /// Not a change: the stream's own wake-up (its client took what was sent).
     public static let nudgeKey = LiveKey(stored: "#nudge")
+    /// Not a change: the heartbeat every stream gets from the hub's one clock (`keepBeating`).
+    public static let beatKey = LiveKey(stored: "#beat")
     /// Changes a stream's queue holds before it drops the oldest.
     static let queueLength = 16
 
@@ -158,6 +162,30 @@ public final class LiveHub: LiveVersionSource {
     /// the version could not be recorded, it must not drift from the database's.
     public func nudge(_ key: LiveKey) { deliver(Change(key: key, version: version(of: key))) }
 
+    /// Puts `beatKey` into every stream's changes every `interval` on
+    /// `clock`, from the first call on (later calls change nothing): one
+    /// sleeping task for all the streams, not one each.
+    public func keepBeating(every interval: Duration, on clock: any Clock<Duration>) {
+        heartbeat.withLock { heartbeat in
+            guard heartbeat == nil else { return }
+            heartbeat = Task { [weak self] in
+                while true {
+                    try? await clock.sleep(for: interval)
+                    guard !Task.isCancelled, let self else { return }
+                    self.beat()
+                }
+            }
+        }
+    }
+
+    /// Every stream's heartbeat, now.
+    func beat() {
+        let all = state.withLock { state in state.subscribers.values.map(\.continuation) }
+        for continuation in all { continuation.yield(Change(key: Self.beatKey, version: 0)) }
+    }
+
+    deinit { heartbeat.withLock { $0?.cancel() } }
+
     /// Whether `closeAll()` ran: the replica is stopping.
     public var isClosed: Bool { state.withLock { $0.closed } }
 
@@ -167,6 +195,7 @@ public final class LiveHub: LiveVersionSource {
             state.closed = true
             return state.subscribers.values.map(\.continuation)
         }
+        heartbeat.withLock { $0?.cancel() }
         for continuation in ending { continuation.finish() }
     }
 

@@ -30,6 +30,7 @@ struct LiveStream<Page: ComposedPage>: Sendable {
             if hub.isClosed { throw HTTPError(.serviceUnavailable, "This replica is stopping.", headers: ["Retry-After": "1"]) }
             throw HTTPError(.tooManyRequests, "Too many live pages are open; close some, or reload later.", headers: ["Retry-After": "10"])
         }
+        hub.keepBeating(every: Self.heartbeat, on: routes.site.settings.clock)
         // The browser's own reconnect sends the header; a stream the page script opens anew, the query item.
         let sent = Self.versions(in: request.headers["Last-Event-ID"] ?? request.queryValue("lastEventId"))
         // What finds each kept card's event made by another stream, from the first change on.
@@ -78,56 +79,59 @@ struct LiveStream<Page: ComposedPage>: Sendable {
             var behind = Set(keys.filter { sent[$0.id] != nil && sent[$0.id] != version(of: $0.keys) }.map(\.id))
             for entry in keys where sent[entry.id] == nil { sent[entry.id] = version(of: entry.keys) }
             var nudgeAsked = false
-            await withTaskGroup(of: Void.self) { group in
-                group.addTask { await beat(subscription, writer) }
-                if !behind.isEmpty { subscription.nudge() }
-                for await change in subscription.changes {
-                    if change.key == LiveHub.endKey {
-                        // Replaced by a newer page of the user's, or signed out: the script must not reopen it.
-                        await writer.write(Array("event: end\ndata: \(change.version == 0 ? "replaced" : "signed-out")\n\n".utf8))
-                        break
-                    }
-                    if change.key == LiveHub.nudgeKey { nudgeAsked = false }
-                    // A section already sent at its newest version is not sent again.
-                    behind.formUnion(keys.filter { $0.keys.contains(change.key) && sent[$0.id] != version(of: $0.keys) }.map(\.id))
-                    guard !behind.isEmpty else { continue }
-                    guard writer.unsentBytes == 0 else {
-                        if !nudgeAsked { writer.whenDrained(subscription.nudge) }
-                        nudgeAsked = true
-                        continue
-                    }
-                    let due = keys.map(\.id).filter(behind.contains)
-                    behind = []
-                    let stillThere = await send(due, sent: &sent, into: writer)
-                    if !stillThere { break }
+            var pulse = Pulse(lastSent: writer.sentBytes)
+            if !behind.isEmpty { subscription.nudge() }
+            for await change in subscription.changes {
+                if change.key == LiveHub.endKey {
+                    // Replaced by a newer page of the user's, or signed out: the script must not reopen it.
+                    await writer.write(Array("event: end\ndata: \(change.version == 0 ? "replaced" : "signed-out")\n\n".utf8))
+                    break
                 }
-                group.cancelAll()
+                if change.key == LiveHub.beatKey {
+                    guard await beat(&pulse, writer) else { break }
+                    continue
+                }
+                if change.key == LiveHub.nudgeKey { nudgeAsked = false }
+                // A section already sent at its newest version is not sent again.
+                behind.formUnion(keys.filter { $0.keys.contains(change.key) && sent[$0.id] != version(of: $0.keys) }.map(\.id))
+                guard !behind.isEmpty else { continue }
+                guard writer.unsentBytes == 0 else {
+                    if !nudgeAsked { writer.whenDrained(subscription.nudge) }
+                    nudgeAsked = true
+                    continue
+                }
+                let due = keys.map(\.id).filter(behind.contains)
+                behind = []
+                let stillThere = await send(due, sent: &sent, into: writer)
+                if !stillThere { break }
             }
             subscription.end()
         }
 
-        /// Heartbeats keep proxies from closing an idle stream and show a
-        /// departed client; each checks the visitor is still signed in. A
-        /// client that took nothing for `stalledBeats` beats while bytes
-        /// waited has stopped reading: its stream ends.
-        private func beat(_ subscription: LiveSubscription, _ writer: ResponseBodyWriter) async {
-            let clock = routes.site.settings.clock
-            var lastSent = writer.sentBytes
+        /// What the stream's heartbeats have seen of its client.
+        struct Pulse {
+            /// Bytes the client had taken at the last beat.
+            var lastSent: UInt64
+            /// Beats in a row at which bytes waited and the client took none.
             var stalled = 0
-            while !Task.isCancelled {
-                try? await clock.sleep(for: LiveStream.heartbeat)
-                guard !Task.isCancelled else { return }
-                let unsent = writer.unsentBytes, sentNow = writer.sentBytes
-                stalled = unsent > 0 && sentNow == lastSent ? stalled + 1 : 0
-                lastSent = sentNow
-                if stalled >= LiveStream.stalledBeats {
-                    writer.abandon()
-                    return subscription.end()
-                }
-                if unsent == 0 { await writer.write(Array(":hb\n\n".utf8)) }
-                guard writer.isOpen else { return subscription.end() }
-                if await context() == nil { return subscription.end() }
+        }
+
+        /// One heartbeat (the hub's, every `LiveStream.heartbeat`): it keeps
+        /// proxies from closing an idle stream, shows a departed client, and
+        /// checks the visitor is still signed in. A client that took nothing
+        /// for `stalledBeats` beats while bytes waited has stopped reading.
+        /// `false` when the stream ends.
+        private func beat(_ pulse: inout Pulse, _ writer: ResponseBodyWriter) async -> Bool {
+            let unsent = writer.unsentBytes, sentNow = writer.sentBytes
+            pulse.stalled = unsent > 0 && sentNow == pulse.lastSent ? pulse.stalled + 1 : 0
+            pulse.lastSent = sentNow
+            if pulse.stalled >= LiveStream.stalledBeats {
+                writer.abandon()
+                return false
             }
+            if unsent == 0 { await writer.write(Array(":hb\n\n".utf8)) }
+            guard writer.isOpen else { return false }
+            return await context() != nil
         }
 
         private func version(of keys: Set<LiveKey>) -> Int { hub.version(of: keys) }

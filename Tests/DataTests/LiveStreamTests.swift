@@ -266,7 +266,8 @@ struct LiveBacklogTests {
         let readingStream = try await open(app, reader: reading)
         for _ in 0..<2 {
             reading.takeAll()
-            await clock.advance(by: .seconds(15), whenSleepersReach: 2)
+            // One heartbeat for every stream: the hub's.
+            await clock.advance(by: .seconds(15), whenSleepersReach: 1)
         }
         await stalledStream.value
         #expect(stalled.isAbandoned)

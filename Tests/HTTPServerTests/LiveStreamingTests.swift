@@ -42,14 +42,14 @@ struct LiveStreamingTests {
     let log = ProducerLog()
 
     /// `/stream` writes `first`, waits for the gate, writes `second`, then
-    /// keeps writing while the client is there.
-    func router(keepWriting: Bool = false) -> Router {
+    /// keeps writing while the client is there; `staysOpen` as an event stream.
+    func router(keepWriting: Bool = false, staysOpen: Bool = false) -> Router {
         var router = Router(logger: LogCollector().logger)
         router.get("/stream") { [gate, log] _ in
             Response(
                 headers: ["Content-Type": "text/plain"],
                 body: .stream(
-                    ResponseStream { writer in
+                    ResponseStream(staysOpen: staysOpen) { writer in
                         log.record("started")
                         await writer.write(Array("first".utf8))
                         await gate.wait()
@@ -96,9 +96,12 @@ struct LiveStreamingTests {
         #expect(log.all.isEmpty)
     }
 
-    @Test("A client that leaves mid-stream cancels the producer and leaves no request behind")
-    func clientGoneCancelsProducer() async throws {
-        try await withLiveServer(router(keepWriting: true)) { server in
+    @Test(
+        "A client that leaves mid-stream cancels the producer and leaves no request behind",
+        arguments: [false, true])
+    func clientGoneCancelsProducer(staysOpen: Bool) async throws {
+        // An event stream's producer runs in a task of its own: the client's leaving must reach it there.
+        try await withLiveServer(router(keepWriting: true, staysOpen: staysOpen)) { server in
             let gate = gate
             try await onOwnThread {
                 let client = try RawHTTPClient(port: server.port)

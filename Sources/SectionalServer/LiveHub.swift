@@ -38,13 +38,13 @@ public final class LiveHub: LiveVersionSource {
         let keys: Set<LiveKey>
         let user: String
         let session: String?
-        let continuation: AsyncStream<Change>.Continuation
+        let changes: LiveChanges
 
-        init(keys: Set<LiveKey>, user: String, session: String?, continuation: AsyncStream<Change>.Continuation) {
+        init(keys: Set<LiveKey>, user: String, session: String?, changes: LiveChanges) {
             self.keys = keys
             self.user = user
             self.session = session
-            self.continuation = continuation
+            self.changes = changes
         }
     }
 
@@ -83,31 +83,30 @@ public final class LiveHub: LiveVersionSource {
     /// signing out can end it); the user's oldest ends when they are at their
     /// limit; `nil` when the total is reached or the hub is closed.
     public func subscribe(to keys: Set<LiveKey>, user: String, session: String?) -> LiveSubscription? {
-        let (stream, continuation) = AsyncStream<Change>.makeStream(bufferingPolicy: .bufferingNewest(Self.queueLength))
-        let (id, evicted): (Int?, AsyncStream<Change>.Continuation?) = state.withLock { state in
+        let changes = LiveChanges(keepingNewest: Self.queueLength)
+        let (id, evicted): (Int?, LiveChanges?) = state.withLock { state in
             guard !state.closed else { return (nil, nil) }
             // A user at the limit loses their oldest stream: a page closed or reloaded is noticed only at
             // its next heartbeat, and refusing the page in front of them for it would be backwards.
-            var evicted: AsyncStream<Change>.Continuation?
+            var evicted: LiveChanges?
             if let theirs = state.byUser[user], theirs.count >= limitPerUser, let oldest = theirs.first {
-                evicted = state.subscribers.removeValue(forKey: oldest)?.continuation
+                evicted = state.subscribers.removeValue(forKey: oldest)?.changes
                 state.byUser[user]?.removeFirst()
             }
             guard state.subscribers.count < limitTotal else { return (nil, evicted) }
             state.nextID += 1
-            state.subscribers[state.nextID] = Subscriber(keys: keys, user: user, session: session, continuation: continuation)
+            state.subscribers[state.nextID] = Subscriber(keys: keys, user: user, session: session, changes: changes)
             state.byUser[user, default: []].append(state.nextID)
             return (state.nextID, evicted)
         }
         evicted?.yield(Change(key: Self.endKey, version: 0))
         evicted?.finish()
         guard let id else {
-            continuation.finish()
+            changes.finish()
             return nil
         }
-        continuation.onTermination = { [weak self] _ in self?.unsubscribe(id) }
-        return LiveSubscription(
-            changes: stream, end: { continuation.finish() }, nudge: { continuation.yield(Change(key: Self.nudgeKey, version: 0)) })
+        changes.onTermination { [weak self] in self?.unsubscribe(id) }
+        return LiveSubscription(changes: changes)
     }
 
     /// The data of `key` changed here: its version goes up and its watchers are told.
@@ -151,10 +150,10 @@ public final class LiveHub: LiveVersionSource {
 
     /// Ends the streams of `session`: it was signed out.
     public func closeSession(_ session: String) {
-        let ending = state.withLock { state in state.subscribers.values.filter { $0.session == session }.map(\.continuation) }
-        for continuation in ending {
-            continuation.yield(Change(key: Self.endKey, version: 1))
-            continuation.finish()
+        let ending = state.withLock { state in state.subscribers.values.filter { $0.session == session }.map(\.changes) }
+        for changes in ending {
+            changes.yield(Change(key: Self.endKey, version: 1))
+            changes.finish()
         }
     }
 
@@ -180,8 +179,8 @@ public final class LiveHub: LiveVersionSource {
 
     /// Every stream's heartbeat, now.
     func beat() {
-        let all = state.withLock { state in state.subscribers.values.map(\.continuation) }
-        for continuation in all { continuation.yield(Change(key: Self.beatKey, version: 0)) }
+        let all = state.withLock { state in state.subscribers.values.map(\.changes) }
+        for changes in all { changes.yield(Change(key: Self.beatKey, version: 0)) }
     }
 
     deinit { heartbeat.withLock { $0?.cancel() } }
@@ -193,16 +192,16 @@ public final class LiveHub: LiveVersionSource {
     public func closeAll() {
         let ending = state.withLock { state in
             state.closed = true
-            return state.subscribers.values.map(\.continuation)
+            return state.subscribers.values.map(\.changes)
         }
         heartbeat.withLock { $0?.cancel() }
-        for continuation in ending { continuation.finish() }
+        for changes in ending { changes.finish() }
     }
 
     private func deliver(_ change: Change) {
-        // Yield outside the lock: a continuation's consumer may run at once.
-        let watching = state.withLock { state in state.subscribers.values.filter { $0.keys.contains(change.key) }.map(\.continuation) }
-        for continuation in watching { continuation.yield(change) }
+        // Yield outside the lock: a waiting reader may run at once.
+        let watching = state.withLock { state in state.subscribers.values.filter { $0.keys.contains(change.key) }.map(\.changes) }
+        for changes in watching { changes.yield(change) }
     }
 
     private func unsubscribe(_ id: Int) {
@@ -217,9 +216,11 @@ public final class LiveHub: LiveVersionSource {
 /// One stream's changes; ended by the hub (sign-out, stop) or by `end()`.
 public struct LiveSubscription: Sendable {
     /// The changes to the keys subscribed to, newest few kept.
-    public let changes: AsyncStream<LiveHub.Change>
+    public let changes: LiveChanges
+
     /// Ends the subscription: `changes` finishes.
-    public let end: @Sendable () -> Void
+    public func end() { changes.finish() }
+
     /// Puts `LiveHub.nudgeKey` into `changes`, to wake the stream.
-    public let nudge: @Sendable () -> Void
+    public func nudge() { changes.yield(LiveHub.Change(key: LiveHub.nudgeKey, version: 0)) }
 }

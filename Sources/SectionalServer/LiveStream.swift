@@ -36,7 +36,9 @@ struct LiveStream<Page: ComposedPage>: Sendable {
         // What finds each kept card's event made by another stream, from the first change on.
         let address = controller.address?.url(for: plan) ?? ""
         let cards = live.map { section in section.cacheKey.map { routes.liveCard(section.id, $0, section.liveKeys, address) } }
-        let stream = Stream(page: page, routes: routes, request: request, plan: plan, keys: keys, hub: hub, cards: cards)
+        let stream = Stream(
+            page: page, routes: routes, request: request, credential: routes.keptCredential(in: request), plan: plan, keys: keys, hub: hub,
+            cards: cards)
         // The site's headers for its HTML (nosniff, framing, referrer), then the stream's own.
         var headers = routes.site.htmlHeaders
         headers["Content-Type"] = "text/event-stream"
@@ -62,6 +64,8 @@ struct LiveStream<Page: ComposedPage>: Sendable {
         let page: Page
         let routes: PageRoutes<Page>
         let request: Request
+        /// The request's credential as answers are kept for it, read once: it is the same for every change.
+        let credential: String?
         let plan: CompositionPlan
         let keys: [(id: SectionID, keys: Set<LiveKey>)]
         let hub: LiveHub
@@ -96,7 +100,7 @@ struct LiveStream<Page: ComposedPage>: Sendable {
                 behind.formUnion(keys.filter { $0.keys.contains(change.key) && sent[$0.id] != version(of: $0.keys) }.map(\.id))
                 guard !behind.isEmpty else { continue }
                 guard writer.unsentBytes == 0 else {
-                    if !nudgeAsked { writer.whenDrained(subscription.nudge) }
+                    if !nudgeAsked { writer.whenDrained { subscription.nudge() } }
                     nudgeAsked = true
                     continue
                 }
@@ -153,17 +157,19 @@ struct LiveStream<Page: ComposedPage>: Sendable {
         private func visit() async -> Visit? {
             // As kept for the stream's credential while its versions stand: a change sent to a thousand
             // streams of one session reads the session once, not a thousand times.
-            let credential = routes.keptCredential(in: request)
-            return try? await routes.visit(request, for: .script, renewing: false, credential: credential)
+            try? await routes.visit(request, for: .script, renewing: false, credential: credential)
         }
 
         /// The event of one changed card another stream made at the version
         /// now current, if any: the card's entry worked out from what the stream remembers.
-        private func keptEvent(_ id: SectionID, _ card: Card, sent: inout [SectionID: Int]) -> [UInt8]? {
+        private func keptEvent(_ id: SectionID, _ card: Card, sent: inout [SectionID: Int]) async -> [UInt8]? {
             let version = version(of: card.keys)
             let entry = StackPageController.cacheEntry(of: id, key: card.cacheKey, keys: card.keys, version: version)
             let eventKey = Self.eventKey(entry, eventID(sent, sending: id, at: version), card.page)
-            guard let event = routes.events.content(for: eventKey) else { return nil }
+            var event = routes.events.content(for: eventKey)
+            // Streams woken by one change all look at once: the first makes the event, the others wait for it.
+            if event == nil, await routes.renders.wait(for: entry) { event = routes.events.content(for: eventKey) }
+            guard let event else { return nil }
             sent[id] = version
             return event
         }
@@ -205,6 +211,33 @@ struct LiveStream<Page: ComposedPage>: Sendable {
             controller.renderCard(section, into: &html)
         }
 
+        /// `section`'s card as the event `eventID`. Many streams show the same
+        /// card: the first makes its event and keeps it, the others wait for
+        /// that, then take it.
+        private func event(of section: SectionController, in controller: StackPageController, id eventID: String) async -> [UInt8] {
+            // A card kept at this version is the same for every stream that looks it up: its event too.
+            let page = controller.address?.url(for: plan) ?? ""
+            let shared = section.isVersioned ? section.cacheLookupKey.map { Self.eventKey($0, eventID, page) } : nil
+            guard let entry = section.cacheEntryKey else { return await made(section, in: controller, id: eventID, keptAs: shared) }
+            var event: [UInt8] = []
+            if await routes.renders.once(entry, { event = await made(section, in: controller, id: eventID, keptAs: shared) }) { return event }
+            if let shared, let kept = routes.events.content(for: shared) { return kept }
+            // Made for another page, or it fell back: made here, from the card kept if it was.
+            if let cache = routes.site.sectionCache { controller.useCache(cache, except: routes.site.settings.uncachedSections) }
+            return await made(section, in: controller, id: eventID, keptAs: shared)
+        }
+
+        /// `section` loaded, unless kept, and made into the event `eventID`, kept under `sharedKey` if there is one.
+        private func made(_ section: SectionController, in controller: StackPageController, id eventID: String, keptAs sharedKey: String?) async
+            -> [UInt8]
+        {
+            var html = HTMLWriter()
+            await render(section, of: controller, into: &html)
+            let event = Self.event(id: eventID, card: html)
+            if let sharedKey { routes.events.store(event, for: sharedKey) }
+            return event
+        }
+
         /// Renders the sections for the stream's visitor and sends each as an event. `false` when the visitor is gone.
         private func send(
             _ ids: [SectionID], sent: inout [SectionID: Int], into writer: ResponseBodyWriter
@@ -214,7 +247,7 @@ struct LiveStream<Page: ComposedPage>: Sendable {
             guard let visit = await visit() else { return false }
             // One changed card, the usual case, that another stream has made into its event already.
             if ids.count == 1, let index = keys.firstIndex(where: { $0.id == ids[0] }), let card = cards[index],
-                let event = keptEvent(ids[0], card, sent: &sent)
+                let event = await keptEvent(ids[0], card, sent: &sent)
             {
                 await writer.write(event)
                 return writer.isOpen
@@ -227,25 +260,9 @@ struct LiveStream<Page: ComposedPage>: Sendable {
                 guard let section = controller.children.first(where: { $0.id == id }) else { continue }
                 // The version read as the tree was made: a card served as kept was kept at it, not at a newer one.
                 let version = section.liveVersion ?? version(of: section.liveKeys)
-                var html = HTMLWriter()
-                let key = section.cacheEntryKey
-                // Many streams show this card: one renders it into the cache, the others wait for it.
-                if let key, await !routes.renders.once(key, { await render(section, of: controller, into: &html) }) {
-                    // Rendered by another stream: kept now, unless it fell back (then it loads here).
-                    if let cache = routes.site.sectionCache { controller.useCache(cache, except: routes.site.settings.uncachedSections) }
-                    await render(section, of: controller, into: &html)
-                } else if key == nil {
-                    await render(section, of: controller, into: &html)
-                }
                 let eventID = eventID(sent, sending: id, at: version)
                 sent[id] = version
-                let event = Self.event(id: eventID, card: html)
-                // A card kept at this version is the same for every stream that looks it up: its event too.
-                if section.isVersioned, let entry = section.cacheLookupKey {
-                    let page = controller.address?.url(for: plan) ?? ""
-                    routes.events.store(event, for: Self.eventKey(entry, eventID, page))
-                }
-                await writer.write(event)
+                await writer.write(await event(of: section, in: controller, id: eventID))
             }
             return writer.isOpen
         }

@@ -32,6 +32,21 @@ final class RenderGate: Sendable {
         return true
     }
 
+    /// Waits for the render under `key` to end, if one is under way.
+    /// - Returns: whether one was.
+    func wait(for key: String) async -> Bool {
+        guard waiting.withLock({ $0[key] != nil }) else { return false }
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let isWaiting = waiting.withLock { waiting in
+                guard waiting[key] != nil else { return false }
+                waiting[key]?.append(continuation)
+                return true
+            }
+            if !isWaiting { continuation.resume() }
+        }
+        return true
+    }
+
     /// How many wait for the render under `key` now.
     func waiters(for key: String) -> Int { waiting.withLock { $0[key]?.count ?? 0 } }
 }

@@ -53,7 +53,7 @@ struct LiveReplicaTests {
     }
 
     /// The stream's next change, or `nil` after `timeout`.
-    static func first(_ changes: AsyncStream<LiveHub.Change>, within timeout: Duration) async -> LiveHub.Change? {
+    static func first(_ changes: LiveChanges, within timeout: Duration) async -> LiveHub.Change? {
         await withTaskGroup(of: LiveHub.Change?.self) { group in
             group.addTask {
                 var iterator = changes.makeAsyncIterator()

@@ -47,6 +47,21 @@ struct LiveHubTests {
         #expect(hub.openStreams == 0)
     }
 
+    @Test("A reader cancelled before it reads gets nothing queued and ends at once; its stream leaves the hub", .timeLimit(.minutes(1)))
+    func cancelledBeforeReading() async throws {
+        let hub = LiveHub()
+        let watched = try #require(hub.subscribe(to: ["k"], user: "1", session: nil))
+        hub.publish("k")
+        let reader = Task { () -> Int in
+            withUnsafeCurrentTask { $0?.cancel() }
+            var read = 0
+            for await _ in watched.changes { read += 1 }
+            return read
+        }
+        #expect(await reader.value == 0)
+        #expect(hub.openStreams == 0)
+    }
+
     @Test("Past a user's limit their oldest stream ends; past the total, new streams are refused")
     func limits() async throws {
         let hub = LiveHub(limitPerUser: 2, limitTotal: 3)

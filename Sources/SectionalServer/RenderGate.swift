@@ -16,15 +16,7 @@ final class RenderGate: Sendable {
             return true
         }
         guard isFirst else {
-            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-                // The render may have ended between the check above and this wait: then there is nothing to wait for.
-                let isWaiting = waiting.withLock { waiting in
-                    guard waiting[key] != nil else { return false }
-                    waiting[key]?.append(continuation)
-                    return true
-                }
-                if !isWaiting { continuation.resume() }
-            }
+            await waitForEnd(of: key)
             return false
         }
         await render()
@@ -36,7 +28,13 @@ final class RenderGate: Sendable {
     /// - Returns: whether one was.
     func wait(for key: String) async -> Bool {
         guard waiting.withLock({ $0[key] != nil }) else { return false }
+        await waitForEnd(of: key)
+        return true
+    }
+
+    private func waitForEnd(of key: String) async {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            // The render may have ended since it was seen under way: then there is nothing to wait for.
             let isWaiting = waiting.withLock { waiting in
                 guard waiting[key] != nil else { return false }
                 waiting[key]?.append(continuation)
@@ -44,7 +42,6 @@ final class RenderGate: Sendable {
             }
             if !isWaiting { continuation.resume() }
         }
-        return true
     }
 
     /// How many wait for the render under `key` now.

@@ -1,5 +1,6 @@
 import HTTPServer
 import Sectional
+import Synchronization
 
 /// `GET /NAME/live?…`: the page's live sections as server-sent events. Each
 /// event is one section's card, re-rendered for the stream's own visitor
@@ -160,24 +161,25 @@ struct LiveStream<Page: ComposedPage>: Sendable {
             try? await routes.visit(request, for: .script, renewing: false, credential: credential)
         }
 
-        /// The event of one changed card another stream made at the version
-        /// now current, if any: the card's entry worked out from what the stream remembers.
-        private func keptEvent(_ id: SectionID, _ card: Card, sent: inout [SectionID: Int]) async -> [UInt8]? {
-            let version = version(of: card.keys)
+        /// The event of a card another stream made at `version` with the id
+        /// `eventID`, for this page, if one is kept.
+        private func keptEvent(_ id: SectionID, _ card: Card, at version: Int, id eventID: String) -> [UInt8]? {
             let entry = StackPageController.cacheEntry(of: id, key: card.cacheKey, keys: card.keys, version: version)
-            let eventKey = Self.eventKey(entry, eventID(sent, sending: id, at: version), card.page)
-            var event = routes.events.content(for: eventKey)
-            // Streams woken by one change all look at once: the first makes the event, the others wait for it.
-            if event == nil, await routes.renders.wait(for: entry) { event = routes.events.content(for: eventKey) }
-            guard let event else { return nil }
-            sent[id] = version
-            return event
+            return routes.events.content(for: Self.eventKey(entry, eventID, card.page))
         }
 
         /// The stream's event id once it has sent `id` at `version`: the
         /// version it has sent of each section (`alerts=3.balances=1`).
         private func eventID(_ sent: [SectionID: Int], sending id: SectionID, at version: Int) -> String {
-            keys.map { "\($0.id)=\($0.id == id ? version : sent[$0.id] ?? 0)" }.joined(separator: ".")
+            // Grown in place: every stream a change reaches makes its id.
+            var eventID = ""
+            for entry in keys {
+                if !eventID.isEmpty { eventID += "." }
+                eventID += entry.id.rawValue
+                eventID += "="
+                eventID += String(entry.id == id ? version : sent[entry.id] ?? 0)
+            }
+            return eventID
         }
 
         /// What an event is kept under: its card's entry, its id, and the
@@ -245,12 +247,30 @@ struct LiveStream<Page: ComposedPage>: Sendable {
             guard !ids.isEmpty else { return true }
             // The visitor checked again: signed out or expired, the stream ends.
             guard let visit = await visit() else { return false }
-            // One changed card, the usual case, that another stream has made into its event already.
-            if ids.count == 1, let index = keys.firstIndex(where: { $0.id == ids[0] }), let card = cards[index],
-                let event = await keptEvent(ids[0], card, sent: &sent)
-            {
-                await writer.write(event)
-                return writer.isOpen
+            // One changed card of those the stream opened with, the usual case: its event is made once
+            // for all the streams that show the card, by the first to ask; the others wait for it.
+            var claim: (card: Card, version: Int, id: String)?
+            var madeForClaim: [UInt8]?
+            defer { if let claim { claim.card.finish(at: claim.version, id: claim.id, event: madeForClaim) } }
+            if ids.count == 1, let index = keys.firstIndex(where: { $0.id == ids[0] }), let card = cards[index] {
+                let version = version(of: card.keys)
+                let eventID = eventID(sent, sending: ids[0], at: version)
+                switch await card.claim(at: version, id: eventID) {
+                case .made(let event):
+                    sent[ids[0]] = version
+                    await writer.write(event)
+                    return writer.isOpen
+                case .yours:
+                    claim = (card, version, eventID)
+                    // Made already by a stream that opened without this card.
+                    if let event = keptEvent(ids[0], card, at: version, id: eventID) {
+                        madeForClaim = event
+                        sent[ids[0]] = version
+                        await writer.write(event)
+                        return writer.isOpen
+                    }
+                case .elsewhere: break
+                }
             }
             // A fresh tree, as a request would build it.
             guard let context = await context(of: visit) else { return false }
@@ -262,7 +282,9 @@ struct LiveStream<Page: ComposedPage>: Sendable {
                 let version = section.liveVersion ?? version(of: section.liveKeys)
                 let eventID = eventID(sent, sending: id, at: version)
                 sent[id] = version
-                await writer.write(await event(of: section, in: controller, id: eventID))
+                let event = await event(of: section, in: controller, id: eventID)
+                if let claim, claim.version == version, claim.id == eventID { madeForClaim = event }
+                await writer.write(event)
             }
             return writer.isOpen
         }
@@ -277,6 +299,66 @@ final class Card: Sendable {
     let keys: Set<LiveKey>
     /// The page's address for the stream's composition: the card's links (Remove) are made from it.
     let page: String
+    private let state = Mutex(State())
+
+    private struct State {
+        /// The card's last event, with its version and id.
+        var latest: (version: Int, id: String, event: [UInt8])?
+        /// The event a stream is making now, and the streams waiting for it.
+        var making: (version: Int, id: String, waiters: [CheckedContinuation<Void, Never>])?
+    }
+
+    /// Where a stream's event for the card comes from.
+    enum Claim {
+        /// Made already.
+        case made([UInt8])
+        /// This stream makes it, then calls `finish`.
+        case yours
+        /// Another stream makes the card at another version or id: this one makes its own.
+        case elsewhere
+    }
+
+    /// The card's event `id` at `version`: made already, waited for while
+    /// another stream makes it, or this stream's to make.
+    func claim(at version: Int, id: String) async -> Claim {
+        enum Step { case made([UInt8]), wait, yours, elsewhere }
+        let step = state.withLock { state -> Step in
+            if let latest = state.latest, latest.version == version, latest.id == id { return .made(latest.event) }
+            if let making = state.making { return making.version == version && making.id == id ? .wait : .elsewhere }
+            state.making = (version, id, [])
+            return .yours
+        }
+        switch step {
+        case .made(let event): return .made(event)
+        case .yours: return .yours
+        case .elsewhere: return .elsewhere
+        case .wait:
+            await withCheckedContinuation { (waiter: CheckedContinuation<Void, Never>) in
+                let isWaiting = state.withLock { state in
+                    guard state.making?.version == version, state.making?.id == id else { return false }
+                    state.making?.waiters.append(waiter)
+                    return true
+                }
+                if !isWaiting { waiter.resume() }
+            }
+            return state.withLock { state in
+                guard let latest = state.latest, latest.version == version, latest.id == id else { return .elsewhere }
+                return .made(latest.event)
+            }
+        }
+    }
+
+    /// Ends the claim of `.yours`: `event`, if one was made, is the card's
+    /// event `id` at `version`, and the streams waiting for it go on.
+    func finish(at version: Int, id: String, event: [UInt8]?) {
+        let waiters = state.withLock { state -> [CheckedContinuation<Void, Never>] in
+            if let event { state.latest = (version, id, event) }
+            guard let making = state.making, making.version == version, making.id == id else { return [] }
+            state.making = nil
+            return making.waiters
+        }
+        for waiter in waiters { waiter.resume() }
+    }
 
     init(cacheKey: String, keys: Set<LiveKey>, page: String) {
         self.cacheKey = cacheKey

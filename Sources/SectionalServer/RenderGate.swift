@@ -24,14 +24,6 @@ final class RenderGate: Sendable {
         return true
     }
 
-    /// Waits for the render under `key` to end, if one is under way.
-    /// - Returns: whether one was.
-    func wait(for key: String) async -> Bool {
-        guard waiting.withLock({ $0[key] != nil }) else { return false }
-        await waitForEnd(of: key)
-        return true
-    }
-
     private func waitForEnd(of key: String) async {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             // The render may have ended since it was seen under way: then there is nothing to wait for.

@@ -38,7 +38,7 @@ struct LiveStream<Page: ComposedPage>: Sendable {
         let address = controller.address?.url(for: plan) ?? ""
         let cards = live.map { section in section.cacheKey.map { routes.liveCard(section.id, $0, section.liveKeys, address) } }
         let stream = Stream(
-            page: page, routes: routes, request: request, credential: routes.keptCredential(in: request), plan: plan, keys: keys, hub: hub,
+            routes: routes, request: request, credential: routes.keptCredential(in: request), plan: plan, keys: keys, hub: hub,
             cards: cards)
         // The site's headers for its HTML (nosniff, framing, referrer), then the stream's own.
         var headers = routes.site.htmlHeaders
@@ -60,9 +60,10 @@ struct LiveStream<Page: ComposedPage>: Sendable {
         return versions
     }
 
-    /// One open stream: what it watches and how it renders.
-    struct Stream: Sendable {
-        let page: Page
+    /// One open stream: what it watches and how it renders. A class: its
+    /// task's frames hold a reference, not a copy of every field (as a
+    /// struct, each frame took a block of its own, 2 of an idle stream's kB).
+    final class Stream: Sendable {
         let routes: PageRoutes<Page>
         let request: Request
         /// The request's credential as answers are kept for it, read once: it is the same for every change.
@@ -72,6 +73,20 @@ struct LiveStream<Page: ComposedPage>: Sendable {
         let hub: LiveHub
         /// Its kept cards as the stream opened, in the order of `keys`; `nil` for a card never kept.
         let cards: [Card?]
+        private var page: Page { routes.page }
+
+        init(
+            routes: PageRoutes<Page>, request: Request, credential: String?, plan: CompositionPlan, keys: [(id: SectionID, keys: Set<LiveKey>)],
+            hub: LiveHub, cards: [Card?]
+        ) {
+            self.routes = routes
+            self.request = request
+            self.credential = credential
+            self.plan = plan
+            self.keys = keys
+            self.hub = hub
+            self.cards = cards
+        }
 
         /// Sends each watched section's card when its data changes, never
         /// more than the client takes: while it has not taken the last event,

@@ -227,7 +227,10 @@ public struct LaunchOptions: Equatable, Sendable {
     }
 
     /// The server configuration these options ask for.
-    public var serverConfiguration: ServerConfiguration {
+    public var serverConfiguration: ServerConfiguration { serverConfiguration(liveStreams: liveStreams) }
+
+    /// The server configuration these options ask for, with room for `liveStreams` streams beside the pages.
+    public func serverConfiguration(liveStreams: Int) -> ServerConfiguration {
         var configuration = ServerConfiguration()
         configuration.host = host
         configuration.port = port

@@ -21,4 +21,14 @@ public enum DescriptorLimit {
         }
         return Int(clamping: limit.rlim_cur)
     }
+
+    /// How many of `wanted` more connections (open streams) the limit on
+    /// open files leaves room for beside what a server configured as
+    /// `pages` holds, once the soft limit is raised as far as they need:
+    /// streams past it would take the descriptors pages are answered with.
+    public static func room(for wanted: Int, besides pages: ServerConfiguration) -> Int {
+        let workers = max(1, pages.threads)
+        let held = pages.connectionLimit + workers * (Server.sheddingHeadroom + 1) + 256
+        return max(0, min(wanted, raise(toAtLeast: held + wanted) - held))
+    }
 }

@@ -53,6 +53,15 @@ do {
 /// The process's messages, at the level and in the format asked for.
 let log = Logger.standardError.with(level: options.logLevel, format: options.logFormat)
 
+// Each live stream holds an open file: streams past what the limit leaves beside the pages' share
+// are refused (429), so that pages are still answered.
+let liveStreams = DescriptorLimit.room(for: options.liveStreams, besides: options.serverConfiguration(liveStreams: 0))
+if liveStreams < options.liveStreams {
+    log.warning(
+        "feed-server: room for \(liveStreams) live streams, not the \(options.liveStreams) asked for: the open files allowed (ulimit -n) keep the rest for pages"
+    )
+}
+
 if let unknown = options.simulatedFaults.keys.sorted().first(where: { !allSectionIDs.contains(SectionID($0)) }) {
     log.error(
         "feed-server: --simulate names no section '\(unknown)'; sections: \(allSectionIDs.map(\.rawValue).joined(separator: ", "))")
@@ -89,7 +98,7 @@ do {
     // first when draining (their pages reconnect to another replica), so stopping stays fast.
     let live = try services.start(
         "live sections",
-        { [limitPerUser = options.liveStreamsPerUser, limitTotal = options.liveStreams] in
+        { [limitPerUser = options.liveStreamsPerUser, limitTotal = liveStreams] in
             let hub = LiveHub(limitPerUser: limitPerUser, limitTotal: limitTotal)
             await data.loadLiveVersions(into: hub)
             return hub
@@ -115,7 +124,7 @@ do {
     let router = try buildRouter(
         publicDirectory: options.publicDirectory, data: data, settings: options.appSettings, readiness: readiness, metrics: metrics,
         live: live, logger: log)
-    var configuration = options.serverConfiguration
+    var configuration = options.serverConfiguration(liveStreams: liveStreams)
     configuration.requestObserver = metrics?.observe
     // JSON lines go alone on standard output; messages stay on standard error.
     let serverLog = options.logFormat == .json ? Logger.standardOutput.with(level: options.logLevel, format: .json) : log

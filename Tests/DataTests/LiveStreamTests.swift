@@ -266,8 +266,10 @@ struct LiveBacklogTests {
         let readingStream = try await open(app, reader: reading)
         for _ in 0..<2 {
             reading.takeAll()
-            // One heartbeat for every stream: the hub's.
-            await clock.advance(by: .seconds(15), whenSleepersReach: 1)
+            // One heartbeat for every stream, the hub's, a slice of the streams at a time.
+            for _ in 0..<LiveHub.heartbeatSlices {
+                await clock.advance(by: .seconds(15) / LiveHub.heartbeatSlices, whenSleepersReach: 1)
+            }
         }
         await stalledStream.value
         #expect(stalled.isAbandoned)

@@ -95,13 +95,27 @@ extension TakingTurns {
             return (process.terminationStatus, text)
         }
 
-        /// Starts feed-server on a free port with the seed data in memory and
-        /// `--drain drain`; the running process and its port, once it listens.
-        static func startServer(drain: String) throws -> (process: Process, port: Int) {
+        /// Starts feed-server on a free port with the seed data in memory,
+        /// `--drain drain` and `arguments`; the running process and its port, once it listens.
+        static func startServer(drain: String, arguments: [String] = []) throws -> (process: Process, port: Int) {
+            let (process, port, _) = try startServer(drain: drain, arguments: arguments, openFiles: nil)
+            return (process, port)
+        }
+
+        /// `startServer(drain:arguments:)` with at most `openFiles` open files
+        /// (soft and hard limit, as `ulimit -n` sets them), and what it said before it listened.
+        static func startServer(drain: String, arguments: [String], openFiles: Int?) throws -> (process: Process, port: Int, said: String) {
             guard let binary else { throw MissingBinary() }
             let process = Process()
-            process.executableURL = binary
-            process.arguments = ["--port", "0", "--public", FormHarness.publicDirectory, "--database", "memory:", "--quiet", "--drain", drain]
+            let serverArguments =
+                ["--port", "0", "--public", FormHarness.publicDirectory, "--database", "memory:", "--quiet", "--drain", drain] + arguments
+            if let openFiles {
+                process.executableURL = URL(fileURLWithPath: "/bin/sh")
+                process.arguments = ["-c", "ulimit -n \(openFiles) && exec \"$0\" \"$@\"", binary.path] + serverArguments
+            } else {
+                process.executableURL = binary
+                process.arguments = serverArguments
+            }
             let errors = Pipe()
             process.standardError = errors
             try process.run()
@@ -113,7 +127,27 @@ extension TakingTurns {
                 seen += String(decoding: chunk, as: UTF8.self)
             }
             let port = try #require(seen.firstMatch(of: listening).flatMap { Int($0.output.1) }, "\(seen)")
-            return (process, port)
+            return (process, port, seen)
+        }
+
+        @Test("Streams past what the open files leave beside the pages' share are refused with 429; pages are still answered")
+        func streamsLeavePagesTheirShare() async throws {
+            // 1,600 open files and 2 worker threads: pages keep 1,024 connections, 130 of headroom and 256 for
+            // files and the database, which leaves 190 for live streams, not the 1,000 asked for.
+            let (process, port, said) = try Self.startServer(
+                drain: "0s", arguments: ["--threads", "2", "--live-streams", "1000", "--live-streams-per-user", "1000"], openFiles: 1_600)
+            defer {
+                process.terminate()
+                process.waitUntilExit()
+            }
+            #expect(said.contains("room for 190 live streams, not the 1000 asked for"), "\(said)")
+            let client = LiveClient(port: port)
+            let cookie = try await client.signIn("alex", "alex-demo-1")
+            let streams = try (0..<190).map { _ in try LiveStreamClient(port: port, path: "/feed/live", cookie: cookie) }
+            for stream in streams { #expect(try await stream.waitFor("retry: 1000")) }
+            let refused = try LiveStreamClient(port: port, path: "/feed/live", cookie: cookie)
+            #expect(try await refused.waitFor("HTTP/1.1 429"), "\(refused.unreadText)")
+            #expect(try await client.get("/feed", headers: ["Cookie": cookie]).status == .ok)
         }
 
         @Test(

@@ -13,6 +13,7 @@ CHECKS = {
     "feed-sqlite": ("feed_sqlite", "the C feed server answers as feed-server does, byte for byte"),
     "html-roundtrip": ("html_roundtrip", "a page parses as HTML5 and serialises back unchanged"),
     "live-bench": ("live_bench", "memory per idle live stream and the fan-out time of a change"),
+    "live-most": ("live_most", "the most live streams one server takes, and a normal client's p99 beside them"),
     "metrics": ("metrics", "/metrics counts what was served, and only to whom it should"),
     "readme": ("readme", "every command block of the README runs as written"),
     "soak": ("soak", "a long mixed load: memory and descriptors stay flat (make soak)"),

@@ -81,7 +81,11 @@ reference-server against the same page rendered in plain C per request
     change's fan-out to 1,000 streams; then, with --shared, a notice committed
     outside the server to 1,000 streams of the shared card, two users'; budget:
     the last stream within 50 ms; then 10,000 streams of one user: budgets
-    10 kB a stream and the last stream within 100 ms).
+    10 kB a stream and the last stream within 100 ms); then
+    scripts/checks/live_most.py: as many streams as the server takes, up to
+    50,000, with a normal client's /feed p99 beside them against its p99
+    without them (budgets: 50,000 accepted, p99 at most 2x). The hard limit
+    on open files bounds the streams one machine can show; the line names it.
  9. Prints a table with every budget as ok or missed and writes everything to
     .build/bench/results.json. The page, card and description budgets are step
     5's, on SQLite against C: feed-server's /feed at most 1.3x the C server's
@@ -960,8 +964,15 @@ def live_phase(binary: Path) -> tuple[str, dict]:
         if result.returncode != 0:
             raise Failure(f"live-bench failed: {result.stdout}{result.stderr}")
         lines.append(result.stdout.strip())
+    say("live sections: the most streams, up to 50,000, and a normal client's p99 beside them")
+    result = subprocess.run([sys.executable, "scripts/check.py", "live-most", "--binary", str(binary), "--public", "Public"],
+                            capture_output=True, text=True, timeout=900)
+    if result.returncode != 0:
+        raise Failure(f"live-most failed: {result.stdout}{result.stderr}")
+    lines.append(result.stdout.strip())
     live = json.loads((OUT / "live.json").read_text()) | {"shared": json.loads((OUT / "live-shared.json").read_text()),
-                                                         "ten_thousand": json.loads((OUT / "live-10000.json").read_text())}
+                                                         "ten_thousand": json.loads((OUT / "live-10000.json").read_text()),
+                                                         "most": json.loads((OUT / "live-most.json").read_text())}
     return "\n".join(lines), live
 
 
@@ -974,6 +985,19 @@ def budget(value: float, limit: float, at_most: bool, unit: str, what: str, pair
     held = value <= limit if at_most else value >= limit
     return {"what": what, "value": value, "limit": limit, "unit": unit, "at_most": at_most,
             "verdict": "ok" if held else "missed"} | ({"pairs": pairs} if pairs else {})
+
+
+def most_streams_budgets(most: dict) -> dict:
+    """The most live streams one server took, and pages' p99 beside them (live_most.py's result)."""
+    p99 = most["normal_client_with"]["p99_ms"], most["normal_client_without"]["p99_ms"]
+    return {
+        "live_50000_streams_accepted": budget(
+            most["opened"], 50_000, False, "streams", f"live streams one server took, of 50,000 asked for (open files allowed "
+            f"to it: {most['server_open_files_allowed']}, the machine's hard limit {most['hard_limit_on_open_files']})"),
+        "pages_p99_with_most_streams_within_2x": budget(
+            most["p99_ratio"], 2, True, "x",
+            f"a normal client's /feed p99 with {most['opened']} streams open, against it without them ({p99[0]} ms against {p99[1]})"),
+    }
 
 
 def own_work(counts: dict, route: str) -> int:
@@ -1037,6 +1061,7 @@ def budgets(routes: dict, memory: dict, reference: dict, shared_socket: dict, sq
             "a committed change to the last of 10,000 streams of one user's card"),
         "live_stream_memory_within_10kB": budget(
             live["ten_thousand"]["kb_per_idle_stream"], 10, True, "kB", "resident memory per idle live stream, at 10,000 streams"),
+        **most_streams_budgets(live["most"]),
         "shared_card_fan_out_within_50ms": budget(
             live["shared"]["change_to_last_stream_ms"], 50, True, "ms",
             f"a notice committed outside the server, to the last of 1,000 streams of the shared card (two users); "

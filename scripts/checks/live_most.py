@@ -10,7 +10,7 @@ open. Every process holds a descriptor a stream, so the hard limit on open
 files (`ulimit -Hn`) bounds what one machine can show: the result names it.
 Prints one line; writes .build/bench/live-most.json.
 
-Usage: live-most.py --binary PATH --public DIR [--target 50000] [--seconds 4]
+Usage: live-most.py --binary PATH --public DIR [--target 50000] [--seconds 8]
 """
 import argparse
 import json
@@ -39,7 +39,7 @@ def main():
     parser.add_argument("--binary", required=True)
     parser.add_argument("--public", required=True)
     parser.add_argument("--target", type=int, default=50_000)
-    parser.add_argument("--seconds", type=float, default=4)
+    parser.add_argument("--seconds", type=float, default=8)
     parser.add_argument("--hold", nargs=4, metavar=("PORT", "COUNT", "FIRST_ADDRESS", "COOKIE"), help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.hold:

@@ -169,7 +169,8 @@ public final class LiveHub: LiveVersionSource {
     /// client's p99 up to 7x its value without streams).
     public func keepBeating(every interval: Duration, on clock: any Clock<Duration>) {
         heartbeat.withLock { heartbeat in
-            guard heartbeat == nil else { return }
+            // Not after `closeAll()`, which cancels it under this lock: nothing would stop it then.
+            guard heartbeat == nil, !isClosed else { return }
             heartbeat = Task { [weak self] in
                 var slice = 0
                 while true {

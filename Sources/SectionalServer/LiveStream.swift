@@ -45,6 +45,8 @@ struct LiveStream<Page: ComposedPage>: Sendable {
         headers["Content-Type"] = "text/event-stream"
         headers["Cache-Control"] = "no-store"
         headers["X-Accel-Buffering"] = "no"
+        // A HEAD answer's body is never written: its subscription would hold a place until the hub closed.
+        if request.method == .head { subscription.end() }
         return Response(
             headers: headers,
             body: .stream(ResponseStream(staysOpen: true) { writer in await stream.run(subscription, sent: sent, into: writer) }))
@@ -228,31 +230,37 @@ struct LiveStream<Page: ComposedPage>: Sendable {
             controller.renderCard(section, into: &html)
         }
 
-        /// `section`'s card as the event `eventID`. Many streams show the same
-        /// card: the first makes its event and keeps it, the others wait for
-        /// that, then take it.
-        private func event(of section: SectionController, in controller: StackPageController, id eventID: String) async -> [UInt8] {
-            // A card kept at this version is the same for every stream that looks it up: its event too.
+        /// `section`'s card as the event `eventID`, and whether the event is
+        /// every stream's at this version (its card kept, nothing in it fallen
+        /// back). Many streams show the same card: the first makes its event
+        /// and keeps it, the others wait for that, then take it.
+        private func event(of section: SectionController, in controller: StackPageController, id eventID: String) async -> (
+            event: [UInt8], isShared: Bool
+        ) {
             let page = controller.address?.url(for: plan) ?? ""
-            let shared = section.isVersioned ? section.cacheLookupKey.map { Self.eventKey($0, eventID, page) } : nil
-            guard let entry = section.cacheEntryKey else { return await made(section, in: controller, id: eventID, keptAs: shared) }
-            var event: [UInt8] = []
-            if await routes.renders.once(entry, { event = await made(section, in: controller, id: eventID, keptAs: shared) }) { return event }
-            if let shared, let kept = routes.events.content(for: shared) { return kept }
+            guard let entry = section.cacheEntryKey else { return await made(section, in: controller, id: eventID, page: page) }
+            var event: (event: [UInt8], isShared: Bool) = ([], false)
+            if await routes.renders.once(entry, { event = await made(section, in: controller, id: eventID, page: page) }) { return event }
+            if let lookup = section.cacheLookupKey, let kept = routes.events.content(for: Self.eventKey(lookup, eventID, page)) {
+                return (kept, true)
+            }
             // Made for another page, or it fell back: made here, from the card kept if it was.
             if let cache = routes.site.sectionCache { controller.useCache(cache, except: routes.site.settings.uncachedSections) }
-            return await made(section, in: controller, id: eventID, keptAs: shared)
+            return await made(section, in: controller, id: eventID, page: page)
         }
 
-        /// `section` loaded, unless kept, and made into the event `eventID`, kept under `sharedKey` if there is one.
-        private func made(_ section: SectionController, in controller: StackPageController, id eventID: String, keptAs sharedKey: String?) async
-            -> [UInt8]
-        {
+        /// `section` loaded, unless kept, and made into the event `eventID`;
+        /// kept for the other streams when its card was kept at its version.
+        private func made(_ section: SectionController, in controller: StackPageController, id eventID: String, page: String) async -> (
+            event: [UInt8], isShared: Bool
+        ) {
             var html = HTMLWriter()
             await render(section, of: controller, into: &html)
             let event = Self.event(id: eventID, card: html)
-            if let sharedKey { routes.events.store(event, for: sharedKey) }
-            return event
+            // Known once rendered: a load that fell back (or a stream that left mid-render) shows only itself.
+            guard section.isVersioned, !Task.isCancelled, let lookup = section.cacheLookupKey else { return (event, false) }
+            routes.events.store(event, for: Self.eventKey(lookup, eventID, page))
+            return (event, true)
         }
 
         /// Renders the sections for the stream's visitor and sends each as an event. `false` when the visitor is gone.
@@ -297,8 +305,8 @@ struct LiveStream<Page: ComposedPage>: Sendable {
                 let version = section.liveVersion ?? version(of: section.liveKeys)
                 let eventID = eventID(sent, sending: id, at: version)
                 sent[id] = version
-                let event = await event(of: section, in: controller, id: eventID)
-                if let claim, claim.version == version, claim.id == eventID { madeForClaim = event }
+                let (event, isShared) = await event(of: section, in: controller, id: eventID)
+                if isShared, let claim, claim.version == version, claim.id == eventID { madeForClaim = event }
                 await writer.write(event)
             }
             return writer.isOpen

@@ -58,7 +58,7 @@ let log = Logger.standardError.with(level: options.logLevel, format: options.log
 let liveStreams = DescriptorLimit.room(for: options.liveStreams, besides: options.serverConfiguration(liveStreams: 0))
 if liveStreams < options.liveStreams {
     log.warning(
-        "feed-server: room for \(liveStreams) live streams, not the \(options.liveStreams) asked for: the open files allowed (ulimit -n) keep the rest for pages"
+        "feed-server: room for \(liveStreams) live streams, not the \(options.liveStreams) asked for: the open files allowed (ulimit -Hn) keep the rest for pages; raise that limit for more"
     )
 }
 

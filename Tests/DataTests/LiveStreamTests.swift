@@ -25,6 +25,25 @@ private struct LiveApp {
 
 @Suite("Live sections over a real socket", .timeLimit(.minutes(1)))
 struct LiveStreamTests {
+    @Test("HEAD of a live stream answers its headers and holds no place in the hub")
+    func headHoldsNoPlace() async throws {
+        let app = try LiveApp()
+        let alex = app.browser()
+        try await alex.signIn("alex", "alex-demo-1")
+        try await withLiveServer(app.router) { server in
+            let cookie = try #require(alex.cookie)
+            let head = try await onOwnThread {
+                try RawHTTPClient(port: server.port).request("HEAD", "/feed/live", headers: ["Cookie: \(cookie)"])
+            }
+            #expect(head.status == 200)
+            #expect(head.header("Content-Type") == "text/event-stream")
+            #expect(app.hub.openStreams == 0)
+            let stream = try LiveStreamClient(port: server.port, path: "/feed/live", cookie: cookie)
+            #expect(try await stream.waitFor("retry: 1000"))
+            #expect(app.hub.openStreams == 1, "a stream that is read holds one")
+        }
+    }
+
     @Test("A dismissal in one tab reaches the user's other tab at once; another user's stream gets nothing")
     func otherTab() async throws {
         let app = try LiveApp()

@@ -117,6 +117,7 @@ def hold(port: int, count: int, first_address: int, cookie: str) -> int:
         address = first_address + index // PER_ADDRESS
         try:
             sock = socket.socket()
+            sock.settimeout(10)
             sock.bind((f"127.{address // 65_536 % 256}.{address // 256 % 256}.{address % 256}", 0))
             sock.connect(("127.0.0.1", port))
             sock.sendall((f"GET /feed/live HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: text/event-stream\r\n"
@@ -130,7 +131,10 @@ def hold(port: int, count: int, first_address: int, cookie: str) -> int:
     waiting, deadline = set(received), time.monotonic() + 60
     while waiting and time.monotonic() < deadline:
         for key, _ in selector.select(timeout=0.5):
-            data = key.fileobj.recv(65536)
+            try:
+                data = key.fileobj.recv(65536)
+            except OSError:  # reset: the server closed a connection it would not take
+                data = b""
             received[key.fileobj] += data
             if not data or b"retry: 1000" in received[key.fileobj] or not received[key.fileobj].startswith(b"HTTP/1.1 200"):
                 waiting.discard(key.fileobj)

@@ -110,7 +110,7 @@ public struct Accounts: SignIn {
             case .dueTouch: try await store.touchSession(tokenHash: hash, now: now)
             case .current: break
             }
-            return Self.visitor(session.user, session: hash, readAt: readAt(session, now: now))
+            return Self.visitor(session.user, session: hash, readAt: readAt(session, now: now, renewing: renewing))
         } catch let error as HTTPError {
             throw error
         } catch is CancellationError {
@@ -129,11 +129,14 @@ public struct Accounts: SignIn {
     }
 
     /// What the session was read at: the version of its user's sign-in
-    /// data, holding until its next renewal is due or its lifetime ends.
-    /// (An API token's visit is not stamped: it is looked up every time.)
-    private func readAt(_ session: StoredSession, now: Int) -> ReadStamp {
+    /// data, holding until its lifetime ends and, for a read that renews it,
+    /// until its next renewal is due; for one that does not (a live page's
+    /// check), until it would idle out. (An API token's visit is not
+    /// stamped: it is looked up every time.)
+    private func readAt(_ session: StoredSession, now: Int, renewing: Bool) -> ReadStamp {
+        let lastsUntil = session.lastSeenAt + (renewing ? touchSeconds : idleSeconds)
         // A second short: `now` is whole seconds of the wall clock, the expiry an instant of the monotonic one.
-        let holds = min(session.createdAt + lifetimeSeconds, session.lastSeenAt + touchSeconds) - now - 1
+        let holds = min(session.createdAt + lifetimeSeconds, lastsUntil) - now - 1
         return ReadStamp([(.signIn(of: session.user.id), session.version)], expires: .now + .seconds(max(0, holds)))
     }
 

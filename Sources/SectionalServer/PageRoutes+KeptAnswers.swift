@@ -64,11 +64,14 @@ extension PageRoutes {
     /// Who sent `request`: as kept for its `credential` while that stands,
     /// else as the sign-in reads them, then kept.
     func knownVisit(_ request: Request, _ signIn: any SignIn, renewing: Bool, credential: String?) async throws(HTTPError) -> Visit {
-        if let memos, let credential, let kept = memos.visits.standing(credential, versions: memos.versions) { return kept }
+        // Checks that do not renew the session (a live page's) are kept apart: they hold longer, and
+        // a request that renews must not take one and skip the renewal.
+        let key = credential.map { renewing ? $0 : $0 + "\u{1E}without renewal" }
+        if let memos, let key, let kept = memos.visits.standing(key, versions: memos.versions) { return kept }
         let visit = try await signIn.visit(for: request, renewing: renewing)
         // Nobody is kept only for no credential: a token nobody holds (made up, or ended) is not worth a place.
-        if let memos, let credential, visit.name != nil || credential.isEmpty {
-            memos.keep(visit, read: visit.readAt, in: memos.visits, for: credential)
+        if let memos, let key, let credential, visit.name != nil || credential.isEmpty {
+            memos.keep(visit, read: visit.readAt, in: memos.visits, for: key)
         }
         return visit
     }

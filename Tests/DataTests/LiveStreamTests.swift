@@ -3,6 +3,7 @@ import Foundation
 import HTTPServer
 import Sectional
 import SectionalAccounts
+import SectionalSecurity
 import SectionalServer
 import SectionalTesting
 import Testing
@@ -25,6 +26,31 @@ private struct LiveApp {
 
 @Suite("Live sections over a real socket", .timeLimit(.minutes(1)))
 struct LiveStreamTests {
+    @Test("A live page's check of its visitor never spares the visitor's own next request its renewal of the session")
+    func checkDoesNotSkipRenewal() async throws {
+        let data = try AppData.memory()
+        let now = TestNow(), clock = TestClock()
+        let router = try buildRouter(
+            publicDirectory: FormHarness.publicDirectory, data: data, clock: clock, now: now.now, live: LiveHub(), logger: LogCollector().logger)
+        let alex = Browser(InProcessClient(router))
+        try await alex.signIn("alex", "alex-demo-1")
+        let cookie = try #require(alex.cookie)
+        let hash = SecretToken.hash(String(cookie.drop { $0 != "=" }.dropFirst()))
+        let signedInAt = try #require(try await data.accounts.session(tokenHash: hash)?.lastSeenAt)
+        try await withLiveServer(router) { server in
+            let stream = try LiveStreamClient(port: server.port, path: "/feed/live", cookie: cookie)
+            #expect(try await stream.waitFor("retry: 1000"))
+            now.advance(100)  // the session is due its renewal
+            for _ in 0..<LiveHub.heartbeatSlices {
+                await clock.advance(by: .seconds(15) / LiveHub.heartbeatSlices, whenSleepersReach: 1)
+            }
+            #expect(try await stream.waitFor(":hb"), "the heartbeat checked the visitor, without renewing")
+            #expect(try await data.accounts.session(tokenHash: hash)?.lastSeenAt == signedInAt)
+            #expect(try await alex.get("/feed").status == .ok)
+            #expect(try await data.accounts.session(tokenHash: hash)?.lastSeenAt == signedInAt + 100, "the page renewed it")
+        }
+    }
+
     @Test("HEAD of a live stream answers its headers and holds no place in the hub")
     func headHoldsNoPlace() async throws {
         let app = try LiveApp()

@@ -16,24 +16,20 @@ final class RenderGate: Sendable {
             return true
         }
         guard isFirst else {
-            await waitForEnd(of: key)
+            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                // The render may have ended between the check above and this wait: then there is nothing to wait for.
+                let isWaiting = waiting.withLock { waiting in
+                    guard waiting[key] != nil else { return false }
+                    waiting[key]?.append(continuation)
+                    return true
+                }
+                if !isWaiting { continuation.resume() }
+            }
             return false
         }
         await render()
         for waiter in waiting.withLock({ $0.removeValue(forKey: key) ?? [] }) { waiter.resume() }
         return true
-    }
-
-    private func waitForEnd(of key: String) async {
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            // The render may have ended since it was seen under way: then there is nothing to wait for.
-            let isWaiting = waiting.withLock { waiting in
-                guard waiting[key] != nil else { return false }
-                waiting[key]?.append(continuation)
-                return true
-            }
-            if !isWaiting { continuation.resume() }
-        }
     }
 
     /// How many wait for the render under `key` now.

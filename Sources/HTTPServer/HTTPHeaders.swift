@@ -1,18 +1,31 @@
 /// An ordered list of header fields; names compare case-insensitively.
+///
+/// The fields are kept as bytes in one buffer, each name and value ended by
+/// a NUL, beside a list of where each field starts. A request's fields are
+/// copied in as libmicrohttpd hands them over and a response's are lent to it
+/// in place: no `String` is made for a field nobody reads (as one `String` a
+/// name and one a value, a browser's dozen fields were two dozen objects made
+/// and freed a request).
 public struct HTTPHeaders: Sendable, Sequence, ExpressibleByDictionaryLiteral {
-    /// A field, stored as a struct: an array of tuples is destroyed element
-    /// by element through the runtime's generic tuple witnesses, slower than
-    /// a struct's own (every answer's headers are destroyed: 80 to 360
-    /// instructions a request, measured per route).
-    struct Field: Sendable {
-        var name: String
-        var value: String
+    /// Where a field is in `bytes`: its name at `start`, its value after the name's NUL.
+    struct Span: Sendable {
+        var start: UInt32
+        var nameCount: UInt32
+        var valueCount: UInt32
+
+        var valueStart: Int { Int(start) + Int(nameCount) + 1 }
+        var end: Int { valueStart + Int(valueCount) + 1 }
     }
-    private var stored: [Field] = []
+    /// The fields' bytes up to `used`, zeros after: a field is copied in
+    /// place, its NULs already there (appended a piece at a time, a field
+    /// cost four times as much).
+    private var bytes: [UInt8] = []
+    private var used = 0
+    private var spans: [Span] = []
 
     /// The fields in the order they were added, as a new array (iterating
     /// the headers themselves makes none).
-    public var fields: [(name: String, value: String)] { stored.map { ($0.name, $0.value) } }
+    public var fields: [(name: String, value: String)] { map { $0 } }
 
     /// No fields.
     public init() {}
@@ -21,36 +34,133 @@ public struct HTTPHeaders: Sendable, Sequence, ExpressibleByDictionaryLiteral {
         for (name, value) in elements { add(name, value) }
     }
 
+    /// The number of fields.
+    public var count: Int { spans.count }
+
     /// The first value of the named field, if any.
     public subscript(name: String) -> String? {
-        get { stored.first { $0.name.equalsIgnoringASCIICase(name) }?.value }
+        get { withValue(of: name) { String(decoding: $0, as: UTF8.self) } }
         set {
-            stored.removeAll { $0.name.equalsIgnoringASCIICase(name) }
+            remove(name)
             if let newValue { add(name, newValue) }
         }
     }
 
-    /// Makes room for `count` fields in all.
-    public mutating func reserveCapacity(_ count: Int) {
-        stored.reserveCapacity(count)
+    /// The first value of the named field, if any, lent to `body` as its
+    /// bytes: nothing is copied.
+    public func withValue<Result>(of name: String, _ body: (UnsafeBufferPointer<UInt8>) throws -> Result) rethrows -> Result? {
+        var name = name
+        return try name.withUTF8 { wanted in
+            try bytes.withUnsafeBufferPointer { all in
+                guard let span = spans.first(where: { Self.names(all, $0, wanted) }) else { return nil }
+                return try body(UnsafeBufferPointer(rebasing: all[span.valueStart..<(span.valueStart + Int(span.valueCount))]))
+            }
+        }
+    }
+
+    /// Makes room for `count` fields of `bytes` bytes in all.
+    public mutating func reserveCapacity(_ count: Int, bytes byteCount: Int = 0) {
+        spans.reserveCapacity(count)
+        makeRoom(for: byteCount > 0 ? byteCount : count * 32)
+    }
+
+    private mutating func makeRoom(for count: Int) {
+        guard bytes.count - used < count else { return }
+        var grown = [UInt8](repeating: 0, count: Swift.max(2 * bytes.count, used + count))
+        if used > 0 {
+            grown.withUnsafeMutableBufferPointer { grown in
+                bytes.withUnsafeBufferPointer { old in grown.baseAddress!.update(from: old.baseAddress!, count: used) }
+            }
+        }
+        bytes = grown
     }
 
     /// Appends a field, keeping any others of the same name.
     public mutating func add(_ name: String, _ value: String) {
-        stored.append(Field(name: name, value: value))
+        var name = name, value = value
+        name.withUTF8 { name in value.withUTF8 { value in add(name: name, value: value) } }
+    }
+
+    /// Appends a field from its bytes (a NUL in either ends it where C reads it).
+    mutating func add(name: UnsafeBufferPointer<UInt8>, value: UnsafeBufferPointer<UInt8>) {
+        let span = Span(start: UInt32(used), nameCount: UInt32(name.count), valueCount: UInt32(value.count))
+        makeRoom(for: span.end - used)
+        bytes.withUnsafeMutableBufferPointer { all in
+            if let name = name.baseAddress { (all.baseAddress! + Int(span.start)).update(from: name, count: Int(span.nameCount)) }
+            if let value = value.baseAddress { (all.baseAddress! + span.valueStart).update(from: value, count: Int(span.valueCount)) }
+        }
+        used = span.end
+        spans.append(span)
+    }
+
+    /// Removes every field of that name.
+    public mutating func remove(_ name: String) {
+        var name = name
+        let kept = name.withUTF8 { wanted in
+            bytes.withUnsafeBufferPointer { all in spans.filter { !Self.names(all, $0, wanted) } }
+        }
+        guard kept.count < spans.count else { return }
+        var compacted = HTTPHeaders()
+        compacted.reserveCapacity(kept.count, bytes: bytes.count)
+        bytes.withUnsafeBufferPointer { all in
+            for span in kept { compacted.add(name: Self.name(all, span), value: Self.value(all, span)) }
+        }
+        self = compacted
+    }
+
+    /// Lends each field to `body` as C strings, in order.
+    func forEachCString(_ body: (_ name: UnsafePointer<CChar>, _ value: UnsafePointer<CChar>) -> Void) {
+        bytes.withUnsafeBytes { all in
+            for span in spans {
+                body(
+                    (all.baseAddress! + Int(span.start)).assumingMemoryBound(to: CChar.self),
+                    (all.baseAddress! + span.valueStart).assumingMemoryBound(to: CChar.self))
+            }
+        }
     }
 
     /// The fields in order, as `(name, value)` pairs.
-    public func makeIterator() -> Iterator { Iterator(fields: stored.makeIterator()) }
+    public func makeIterator() -> Iterator { Iterator(headers: self) }
 
     /// Walks the fields in order.
     public struct Iterator: IteratorProtocol {
-        var fields: IndexingIterator<[Field]>
+        let headers: HTTPHeaders
+        var index = 0
 
         /// The next field, or `nil` after the last.
         public mutating func next() -> (name: String, value: String)? {
-            fields.next().map { ($0.name, $0.value) }
+            guard index < headers.spans.count else { return nil }
+            let span = headers.spans[index]
+            index += 1
+            return headers.bytes.withUnsafeBufferPointer { all in
+                (String(decoding: HTTPHeaders.name(all, span), as: UTF8.self), String(decoding: HTTPHeaders.value(all, span), as: UTF8.self))
+            }
         }
+    }
+
+    private static func name(_ all: UnsafeBufferPointer<UInt8>, _ span: Span) -> UnsafeBufferPointer<UInt8> {
+        UnsafeBufferPointer(rebasing: all[Int(span.start)..<(Int(span.start) + Int(span.nameCount))])
+    }
+
+    private static func value(_ all: UnsafeBufferPointer<UInt8>, _ span: Span) -> UnsafeBufferPointer<UInt8> {
+        UnsafeBufferPointer(rebasing: all[span.valueStart..<(span.valueStart + Int(span.valueCount))])
+    }
+
+    /// Whether the field at `span` is named `wanted`, in any case.
+    private static func names(_ all: UnsafeBufferPointer<UInt8>, _ span: Span, _ wanted: UnsafeBufferPointer<UInt8>) -> Bool {
+        Int(span.nameCount) == wanted.count && name(all, span).equalsIgnoringASCIICase(wanted)
+    }
+}
+
+extension UnsafeBufferPointer<UInt8> {
+    /// Whether the two spell the same, ASCII letters in any case.
+    func equalsIgnoringASCIICase(_ other: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard count == other.count else { return false }
+        for index in 0..<count where self[index] != other[index] {
+            let lower = self[index] | 0x20
+            guard lower == other[index] | 0x20, lower >= UInt8(ascii: "a"), lower <= UInt8(ascii: "z") else { return false }
+        }
+        return true
     }
 }
 
@@ -59,14 +169,6 @@ extension String {
         guard utf8.count == other.utf8.count else { return false }
         // On the bytes: zipping the two UTF-8 views cost ~30 instructions a byte, for every header looked up.
         var a = self, b = other
-        return a.withUTF8 { a in
-            b.withUTF8 { b in
-                for index in 0..<a.count where a[index] != b[index] {
-                    let lower = a[index] | 0x20
-                    guard lower == b[index] | 0x20, lower >= UInt8(ascii: "a"), lower <= UInt8(ascii: "z") else { return false }
-                }
-                return true
-            }
-        }
+        return a.withUTF8 { a in b.withUTF8 { b in a.equalsIgnoringASCIICase(b) } }
     }
 }

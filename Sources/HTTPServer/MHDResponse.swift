@@ -38,8 +38,9 @@ enum MHDResponse {
         }
         guard let made else { return nil }
         let hasTiming = response.timing.map { !$0.isEmpty } ?? false
-        for (name, value) in response.headers where !isContentLength(name) && !(hasTiming && isServerTiming(name)) {
-            add(name, value, to: made)
+        response.headers.forEachCString { name, value in
+            guard !isContentLength(name) && !(hasTiming && isServerTiming(name)) else { return }
+            MHD_add_response_header(made, name, value)
         }
         // `sentHeaders` without copying `headers`: the timing replaces any field of its name.
         if hasTiming, let timing = response.timing {
@@ -72,19 +73,10 @@ enum MHDResponse {
     /// A response with no body.
     private static func empty() -> OpaquePointer? { MHD_create_response_from_buffer(0, nil, .RESPMEM_PERSISTENT) }
 
-    /// Lent as C strings in place; passed as `String`s, each would be copied into a new array.
-    private static func add(_ name: String, _ value: String, to response: OpaquePointer) {
-        name.withCString { name in value.withCString { value in _ = MHD_add_response_header(response, name, value) } }
-    }
+    private static func isServerTiming(_ name: UnsafePointer<CChar>) -> Bool { strcasecmp(name, "Server-Timing") == 0 }
 
-    private static func isServerTiming(_ name: String) -> Bool {
-        name.utf8.count == 13 && name.equalsIgnoringASCIICase("Server-Timing")
-    }
-
-    /// libmicrohttpd writes `Content-Length` itself. Compared by length first: most fields are not it.
-    private static func isContentLength(_ name: String) -> Bool {
-        name.utf8.count == 14 && name.equalsIgnoringASCIICase("Content-Length")
-    }
+    /// libmicrohttpd writes `Content-Length` itself.
+    private static func isContentLength(_ name: UnsafePointer<CChar>) -> Bool { strcasecmp(name, "Content-Length") == 0 }
 }
 
 /// A response body handed to libmicrohttpd without copying it.

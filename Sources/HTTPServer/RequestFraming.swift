@@ -29,7 +29,7 @@ enum RequestFraming {
     static func scan(_ connection: OpaquePointer) -> Scan {
         var scan = Scan()
         // Room for a browser's fields: grown one at a time, they were four allocations.
-        scan.headers.reserveCapacity(16)
+        scan.headers.reserveCapacity(16, bytes: 512)
         withUnsafeMutablePointer(to: &scan) { pointer in
             _ = MHD_get_connection_values(connection, .HEADER_KIND, inspect, pointer)
         }
@@ -103,7 +103,7 @@ enum RequestFraming {
             } else if RequestFraming.equalsIgnoringCase(field, "expect") {
                 expectation = String(decoding: Array(valueBytes).trimmingSpaces, as: UTF8.self).lowercased()
             }
-            headers.add(String(decoding: field, as: UTF8.self), String(decoding: valueBytes, as: UTF8.self))
+            headers.add(name: field, value: valueBytes)
         }
 
         /// What makes the request unreadable or ambiguous, or `nil`.

@@ -53,7 +53,7 @@ public struct Router: Responder {
         }
     }
 
-    private var exactRoutes: [String: Route] = [:]
+    private var exactRoutes: [RoutePath: Route] = [:]
     private var patternRoutes: [(pattern: RoutePattern, route: Route)] = []
     /// Serves what no route claims; `nil` serves no files.
     public var staticFiles: StaticFiles?
@@ -109,7 +109,7 @@ public struct Router: Responder {
     private mutating func add(_ method: HTTPMethod, _ pattern: String, _ action: Action) {
         let parsed = RoutePattern(pattern)
         if parsed.isLiteral {
-            exactRoutes[pattern, default: Route(pattern: pattern)].actions[method] = action
+            exactRoutes[RoutePath(pattern), default: Route(pattern: pattern)].actions[method] = action
         } else if let index = patternRoutes.firstIndex(where: { $0.pattern.hasShape(of: parsed) }) {
             // One route per shape: its parameters must be named alike for every method.
             precondition(
@@ -217,7 +217,7 @@ public struct Router: Responder {
     }
 
     private func match(_ path: String) -> (Route, [String: String])? {
-        if let route = exactRoutes[path] { return (route, [:]) }
+        if let route = exactRoutes[RoutePath(path)] { return (route, [:]) }
         // A pattern of N segments matches only a path of N slashes: the others are not tried
         // (each try cost a few hundred instructions for a static file's path).
         var bytes = path
@@ -261,5 +261,18 @@ public struct Router: Responder {
         logger.error(cause)
         let message = showingCause ? "The server failed to answer \(cause)" : "The server failed to answer; the error is logged."
         return errorResponder(HTTPError(.internalServerError, message), request)
+    }
+}
+
+/// A route's path as a dictionary key, hashed by `QuickHash`: every request looks one up.
+private struct RoutePath: Hashable {
+    let path: String
+
+    init(_ path: String) { self.path = path }
+
+    func hash(into hasher: inout Hasher) {
+        var quick = QuickHash()
+        quick.add(path)
+        hasher.combine(quick.value)
     }
 }

@@ -32,7 +32,7 @@ public struct StaticFiles: Sendable {
     public func response(for request: Request) -> Response? {
         guard let kept = lookUp(request.path) else { return nil }
         let file = kept.file
-        if let candidates = request.headers["If-None-Match"], EntityTag.matches(candidates, file.etag) {
+        if EntityTag.isConfirmed(file.etag, by: request) {
             return Response(status: .notModified, headers: ["ETag": file.etag, "Cache-Control": cacheControl])
         }
         // A file kept in memory is answered as it was the first time: headers, bytes and libmicrohttpd's response.

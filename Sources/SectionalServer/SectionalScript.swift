@@ -33,7 +33,7 @@ extension SectionalScript {
             // The version is in the URL a page links: a new script is a new URL.
             "Cache-Control": "public, max-age=31536000, immutable", "X-Content-Type-Options": "nosniff",
         ]
-        if let asked = request.headers["If-None-Match"], EntityTag.matches(asked, etag) { return Response(status: .notModified, headers: headers) }
+        if EntityTag.isConfirmed(etag, by: request) { return Response(status: .notModified, headers: headers) }
         return Response(headers: headers, body: .bytes(bytes))
     }
 }

@@ -24,6 +24,38 @@ struct HeaderLookupTests {
         }
     }
 
+    @Test func settingAFieldReplacesEveryFieldOfItsNameAndKeepsTheOthersInOrder() {
+        var headers: HTTPHeaders = ["A": "1"]
+        headers.add("Set-Cookie", "x=1")
+        headers.add("B", "2")
+        headers.add("set-cookie", "y=2")
+        headers["SET-COOKIE"] = "z=3"
+        #expect(headers.map { "\($0.name): \($0.value)" } == ["A: 1", "B: 2", "SET-COOKIE: z=3"])
+        headers["B"] = nil
+        #expect(headers.fields.map(\.name) == ["A", "SET-COOKIE"])
+        #expect(headers.count == 2)
+    }
+
+    @Test func aValueIsLentAsItsBytesTheFirstOfItsNameFirst() {
+        var headers: HTTPHeaders = ["Accept": "", "Vary": "Cookie"]
+        headers.add("vary", "Accept")
+        #expect(headers.withValue(of: "VARY") { String(decoding: $0, as: UTF8.self) } == "Cookie")
+        #expect(headers.withValue(of: "Accept") { $0.count } == 0)
+        #expect(headers.withValue(of: "Age") { $0.count } == nil)
+    }
+
+    @Test func fieldsBeyondTheRoomMadeForThemKeepEveryByte() {
+        var headers = HTTPHeaders()
+        headers.reserveCapacity(2, bytes: 8)
+        let values = (0..<200).map { String(repeating: "v\($0 % 10)", count: $0) }
+        for (index, value) in values.enumerated() { headers.add("X-\(index)", value) }
+        #expect(headers.count == 200)
+        for (index, value) in values.enumerated() { #expect(headers["x-\(index)"] == value) }
+        var seen: [String] = []
+        headers.forEachCString { name, value in seen.append(String(cString: name) + "=" + String(cString: value)) }
+        #expect(seen == values.enumerated().map { "X-\($0.offset)=\($0.element)" })
+    }
+
     /// The word-at-a-time test for control bytes in a field value finds each one
     /// at every place of values up to 40 bytes, and nothing else (a tab, DEL's
     /// neighbours, UTF-8 and the bytes just above the controls pass).

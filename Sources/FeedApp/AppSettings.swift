@@ -19,6 +19,8 @@ public struct AppSettings: Sendable, Equatable {
     /// The most the section cache may hold, in bytes; 0 turns it off. A
     /// section with a simulated fault is never kept: it must show the fault.
     public var sectionCacheBytes: Int
+    /// Form posts a client may send a minute (`RateLimit`); 0 sets no limit.
+    public var postsPerMinute: Int
 
     /// The section cache's size unless told otherwise: a rendered card is a
     /// kilobyte or two, so thousands of users' cards.
@@ -27,7 +29,7 @@ public struct AppSettings: Sendable, Equatable {
     public init(
         sectionTimeout: Duration = .seconds(1), streaming: Bool = true, simulatedFaults: [String: SimulatedFault] = [:],
         accounts: AccountSettings = AccountSettings(), environment: AppEnvironment = .production,
-        sectionCacheBytes: Int = defaultSectionCacheBytes
+        sectionCacheBytes: Int = defaultSectionCacheBytes, postsPerMinute: Int = 0
     ) {
         self.sectionTimeout = sectionTimeout
         self.streaming = streaming
@@ -35,6 +37,7 @@ public struct AppSettings: Sendable, Equatable {
         self.accounts = accounts
         self.environment = environment
         self.sectionCacheBytes = sectionCacheBytes
+        self.postsPerMinute = postsPerMinute
     }
 
     /// The section cache these settings ask for; `nil` when it is off.

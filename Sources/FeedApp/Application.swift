@@ -51,6 +51,9 @@ public func buildRouter(
     var router = Router(staticFiles: try StaticFiles(directory: publicDirectory), logger: logger)
     router.showsErrorCauses = settings.environment == .development
     router.useErrorPages(of: site)
+    if settings.postsPerMinute > 0 {
+        router.use(RateLimit(settings.postsPerMinute, per: .seconds(60), client: accounts.clientAddress(of:)))
+    }
     #if DEBUG
         if settings.environment == .development { DevelopmentReload.register(on: &router) }
     #endif

@@ -10,7 +10,7 @@ enum ConfigurationSources {
     static let single: Set<String> = [
         "--host", "--port", "--public", "--threads", "--database", "--db-connections", "--head-timeout", "--section-timeout",
         "--session-idle", "--session-lifetime", "--drain", "--metrics-port", "--metrics-host", "--log-format", "--log-level", "--live-streams",
-        "--live-streams-per-user", "--environment", "--section-cache",
+        "--live-streams-per-user", "--environment", "--section-cache", "--post-limit",
     ]
     /// Variables of the environment that are not options.
     static let otherVariables: Set<String> = ["SECTIONAL_CONFIG", "SECTIONAL_TEST_POSTGRES", "SECTIONAL_ENV"]

@@ -53,6 +53,8 @@ extension LaunchOptions {
           --live-streams N, --live-streams-per-user N
                             open pages kept up to date at once: in all (default 256) and per user (default 8;
                             past it a user's oldest stream ends)
+          --post-limit N    form posts a client may send a minute, as many at once (default 60; 0 for no
+                            limit): past it, 429 with Retry-After
           --trusted-proxy ADDRESS
                             a proxy whose X-Forwarded-Proto/-For are believed (repeatable; default none):
                             session cookies are Secure when it says https

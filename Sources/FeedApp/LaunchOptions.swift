@@ -40,6 +40,8 @@ public struct LaunchOptions: Equatable, Sendable {
     public var environment = AppEnvironment.production
     /// The most rendered sections kept between requests may hold, in bytes; 0 keeps none.
     public var sectionCacheBytes = AppSettings.defaultSectionCacheBytes
+    /// Form posts a client may send a minute, sixty of them at once; 0 sets no limit.
+    public var postsPerMinute = 60
 
     public init() {}
 
@@ -123,6 +125,8 @@ public struct LaunchOptions: Equatable, Sendable {
                 options.liveStreams = try number(try value(), flag: source, in: 0...100_000, expected: "a stream count (0-100000)")
             case "--live-streams-per-user":
                 options.liveStreamsPerUser = try number(try value(), flag: source, in: 1...100_000, expected: "a stream count (1-100000)")
+            case "--post-limit":
+                options.postsPerMinute = try number(try value(), flag: source, in: 0...1_000_000, expected: "posts a minute (0-1000000)")
             case "--section-cache":
                 let text = try value()
                 guard let bytes = Self.parseByteSize(text) else {
@@ -206,7 +210,7 @@ public struct LaunchOptions: Equatable, Sendable {
     public var appSettings: AppSettings {
         AppSettings(
             sectionTimeout: sectionTimeout, streaming: streaming, simulatedFaults: simulatedFaults, accounts: accounts, environment: environment,
-            sectionCacheBytes: sectionCacheBytes)
+            sectionCacheBytes: sectionCacheBytes, postsPerMinute: postsPerMinute)
     }
 
     /// `32MB`, `512KB`, `1GB`, or a number of bytes: at most 4 GB.

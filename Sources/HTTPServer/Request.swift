@@ -31,6 +31,8 @@ public struct Request: Sendable {
     /// Where the answer notes what its access-log line says of the request
     /// (who sent it); `nil` for a request made by hand, whose notes go nowhere.
     public var log: RequestLog?
+    /// What middleware put on the request (`subscript(_:)`).
+    var values = RequestValues()
     /// A request from its decoded parts, e.g. in a test.
     public init(method: HTTPMethod, path: String, query: [QueryItem] = [], headers: HTTPHeaders = [:], body: [UInt8] = []) {
         self.method = method

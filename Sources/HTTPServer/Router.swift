@@ -62,6 +62,8 @@ public struct Router: Responder {
     public var errorResponder: @Sendable (HTTPError, Request) -> Response = { error, _ in error.response() }
     /// Where hidden errors (the causes of 500s) are logged.
     public var logger: Logger
+    /// What every request passes through before its route, outermost first (`use(_:)`).
+    private var middlewares: [any Middleware] = []
     /// Development only: a 500's page says what failed and on which route,
     /// not only the log. Never in production: the cause may say what a
     /// visitor should not read.
@@ -134,8 +136,51 @@ public struct Router: Responder {
         }
     }
 
-    /// The route found once: answered here when it needs no waiting, else the work of its handler.
+    /// Sends every request through `middleware` before its route (and
+    /// before the middleware added after this one). A request refused before
+    /// its body is read (no route for a body, a body too large) is answered
+    /// without it.
+    public mutating func use(_ middleware: some Middleware) {
+        middlewares.append(middleware)
+    }
+
+    /// The request through the middleware that handles it, then its route.
     public func reply(to request: consuming Request) -> Reply {
+        // Most requests pass every middleware by (a limit on posts, and a GET):
+        // found first, they go to their route as they are, with no step made.
+        guard let first = nextMiddleware(for: request, from: 0) else { return routeReply(to: request) }
+        return reply(to: request, at: first)
+    }
+
+    /// The first middleware from `index` on that handles `request`.
+    private func nextMiddleware(for request: Request, from index: Int) -> Int? {
+        middlewares[index...].firstIndex { $0.handles(request) }
+    }
+
+    /// `request` through the middleware at `index`, then the rest, then its route. An
+    /// error is answered where it is thrown, so the middleware before it sees its answer.
+    private func reply(to request: Request, at index: Int) -> Reply {
+        let reply: Reply
+        do {
+            reply = try middlewares[index].reply(to: request) { [self] passed in
+                guard let next = nextMiddleware(for: passed, from: index + 1) else { return routeReply(to: passed) }
+                return self.reply(to: passed, at: next)
+            }
+        } catch {
+            return .now(errorResponse(error, for: request))
+        }
+        guard case .later(let work) = reply else { return reply }
+        return .later { [errorResponder, logger, showsErrorCauses] in
+            do {
+                return try await work()
+            } catch {
+                return Self.errorResponse(error, for: request, answeredBy: errorResponder, logger: logger, showingCause: showsErrorCauses)
+            }
+        }
+    }
+
+    /// The route found once: answered here when it needs no waiting, else the work of its handler.
+    private func routeReply(to request: consuming Request) -> Reply {
         switch resolve(request) {
         case .route(.synchronous(let handler), let routed, let pattern):
             return .now(Self.labelled(answering(routed) { try handler(routed) }, pattern))

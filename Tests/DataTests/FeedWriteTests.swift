@@ -38,6 +38,28 @@ struct FeedWriteTests {
         }
     }
 
+    @Test("Past the post limit a form gets the site's 429 page with Retry-After, and changes nothing")
+    func postLimit() async throws {
+        try await TestDatabase.withData(.sqlite) { data, _ in
+            // Three posts a minute: signing in takes one.
+            let app = try await FormHarness(data, settings: AppSettings(postsPerMinute: 3))
+            let dismiss = try #require(try await app.forms(on: "/feed").first { $0.action.hasSuffix("/dismiss") })
+            #expect(try await app.submit(dismiss).status == .seeOther)
+            let restore = try #require(try await app.forms(on: "/feed").first { $0.action == "/feed/alerts/restore" })
+            #expect(try await app.submit(restore).status == .seeOther)
+
+            let refused = try await app.submit(dismiss)
+            #expect(refused.status == .tooManyRequests)
+            // A post comes back every 20 s; some of them may have passed since the first.
+            let wait = try #require(refused.headers["Retry-After"].flatMap { Int($0) })
+            #expect((1...20).contains(wait))
+            #expect(refused.bodyText.contains("Too many requests: try again in \(wait) s."))
+            #expect(refused.bodyText.contains("<title>"), "the site's error page")
+            #expect(try await data.feed.alerts(of: alex).allSatisfy { !$0.isDismissed })
+            #expect(try await app.get("/feed").status == .ok, "reading is not limited")
+        }
+    }
+
     @Test("Saving a layout makes it the bare page's; query changes apply on top; reset brings the defaults back")
     func layout() async throws {
         try await TestDatabase.withData(.sqlite) { data, _ in

@@ -83,6 +83,19 @@ import Testing
         }
     }
 
+    @Test("--post-limit takes posts a minute, 60 unless told, 0 for no limit; anything else is refused")
+    func postLimit() throws {
+        #expect(try LaunchOptions.parse([]).appSettings.postsPerMinute == 60)
+        #expect(try LaunchOptions.parse(["--post-limit", "600"]).appSettings.postsPerMinute == 600)
+        #expect(try LaunchOptions.parse(["--post-limit", "0"]).appSettings.postsPerMinute == 0)
+        #expect(try LaunchOptions.parse([], environment: ["SECTIONAL_POST_LIMIT": "5"]).postsPerMinute == 5)
+        for bad in ["many", "-1", "1.5", "2000000"] {
+            #expect(throws: Problem.invalidValue(flag: "--post-limit", value: bad, expected: "posts a minute (0-1000000)")) {
+                try LaunchOptions.parse(["--post-limit", bad])
+            }
+        }
+    }
+
     @Test func laterFlagWins() throws {
         #expect(try LaunchOptions.parse(["--port", "1", "--port", "2"]).port == 2)
     }

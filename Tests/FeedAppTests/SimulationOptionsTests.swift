@@ -14,7 +14,9 @@ struct SimulationOptionsTests {
             options.simulatedFaults == ["credit-score": .delay(.seconds(2)), "alerts": .error, "sleep": .hang, "workout": .failsFirst(2)])
         #expect(options.sectionTimeout == .milliseconds(300))
         #expect(!options.streaming)
-        #expect(options.appSettings == AppSettings(sectionTimeout: .milliseconds(300), streaming: false, simulatedFaults: options.simulatedFaults))
+        #expect(
+            options.appSettings
+                == AppSettings(sectionTimeout: .milliseconds(300), streaming: false, simulatedFaults: options.simulatedFaults, postsPerMinute: 60))
     }
 
     @Test("Simulation is off by default")

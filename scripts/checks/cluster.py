@@ -148,7 +148,9 @@ class Replica:
         self.number, self.port = number, harness.free_port()
         self.command = [binary, "--port", str(self.port), "--public", public, "--database", database, "--quiet",
                         "--drain", "2s", "--trusted-proxy", "127.0.0.1", "--session-idle", "1h",
-                        "--simulate", "recent-activity=delay:800ms"]
+                        "--simulate", "recent-activity=delay:800ms",
+                        # Its writer posts as fast as the replicas answer, from one address.
+                        "--post-limit", "0"]
         self.log = open(os.path.join(work, f"replica-{number}.log"), "ab")
         self.process = None
 

@@ -19,8 +19,8 @@ struct FormHarness {
     let cookie: String
 
     /// The app on `data`, signed in through its form as `user`.
-    init(_ data: AppData, as user: SeedUser = SeedData.users[0]) async throws {
-        client = InProcessClient(try buildRouter(publicDirectory: Self.publicDirectory, data: data, logger: log.logger))
+    init(_ data: AppData, as user: SeedUser = SeedData.users[0], settings: AppSettings = AppSettings()) async throws {
+        client = InProcessClient(try buildRouter(publicDirectory: Self.publicDirectory, data: data, settings: settings, logger: log.logger))
         cookie = try await client.signIn(user)
     }
 

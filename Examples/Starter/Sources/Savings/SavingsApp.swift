@@ -43,6 +43,8 @@ public enum SavingsApp {
 
         var router = Router(staticFiles: try StaticFiles(directory: publicDirectory), logger: logger)
         router.useErrorPages(of: site)
+        // Thirty form posts a minute from any one address: a person's clicks pass, a script's flood gets 429.
+        router.use(RateLimit(30, per: .seconds(60), client: accounts.clientAddress(of:)))
         router.getSynchronously("/") { _ in Response.seeOther("/goals") }
         SignInRoutes(
             accounts: accounts, formGuard: forms, site: site, live: live, lead: "Put money aside for what matters.", demoUsers: { demoUsers }

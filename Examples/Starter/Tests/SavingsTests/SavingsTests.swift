@@ -132,6 +132,24 @@ struct SavingsTests {
         #expect(try await app.pool.read { db in try db.query("SELECT saved_cents FROM goals ORDER BY id", []).map { try $0.int(0) } } == [5_000, 0])
     }
 
+    @Test("Past thirty form posts a minute from one address, a post gets 429 with Retry-After and changes nothing")
+    func postLimit() async throws {
+        let app = try await TestApp()
+        let client = InProcessClient(app.router)
+        let alex = try await client.signIn("alex", "alex-password")  // the first post
+        let page = try await client.get("/goals?stream=0", headers: ["Cookie": alex]).bodyText
+        let action = SavingsApp.depositPath(1)
+        let token = try TestApp.token(of: action, in: page)
+        for _ in 2...30 {
+            #expect(try await client.post(action, form: [("token", "forged")], headers: ["Cookie": alex]).status == .forbidden)
+        }
+        let refused = try await client.post(action, form: [("token", token)], headers: ["Cookie": alex])
+        #expect(refused.status == .tooManyRequests)
+        #expect(refused.headers["Retry-After"].flatMap { Int($0) }.map { (1...2).contains($0) } == true)
+        #expect(try await app.pool.read { db in try db.query("SELECT saved_cents FROM goals ORDER BY id", []).map { try $0.int(0) } } == [0, 0])
+        #expect(try await client.get("/goals?stream=0", headers: ["Cookie": alex]).status == .ok, "reading is not limited")
+    }
+
     @Test("An open page hears of a deposit made elsewhere: the changed cards arrive on its live stream")
     func liveDeposit() async throws {
         let app = try await TestApp()

@@ -16,11 +16,7 @@ public struct HTTPHeaders: Sendable, Sequence, ExpressibleByDictionaryLiteral {
         var valueStart: Int { Int(start) + Int(nameCount) + 1 }
         var end: Int { valueStart + Int(valueCount) + 1 }
     }
-    /// The fields' bytes up to `used`, zeros after: a field is copied in
-    /// place, its NULs already there (appended a piece at a time, a field
-    /// cost four times as much).
     private var bytes: [UInt8] = []
-    private var used = 0
     private var spans: [Span] = []
 
     /// The fields in the order they were added, as a new array (iterating
@@ -61,18 +57,9 @@ public struct HTTPHeaders: Sendable, Sequence, ExpressibleByDictionaryLiteral {
     /// Makes room for `count` fields of `bytes` bytes in all.
     public mutating func reserveCapacity(_ count: Int, bytes byteCount: Int = 0) {
         spans.reserveCapacity(count)
-        makeRoom(for: byteCount > 0 ? byteCount : count * 32)
-    }
-
-    private mutating func makeRoom(for count: Int) {
-        guard bytes.count - used < count else { return }
-        var grown = [UInt8](repeating: 0, count: Swift.max(2 * bytes.count, used + count))
-        if used > 0 {
-            grown.withUnsafeMutableBufferPointer { grown in
-                bytes.withUnsafeBufferPointer { old in grown.baseAddress!.update(from: old.baseAddress!, count: used) }
-            }
-        }
-        bytes = grown
+        // Not `Array(repeating:count:)`: its storage is made by generic code
+        // that looks the element type up at run time (650 instructions).
+        bytes.reserveCapacity(byteCount > 0 ? byteCount : count * 32)
     }
 
     /// Appends a field, keeping any others of the same name.
@@ -83,14 +70,11 @@ public struct HTTPHeaders: Sendable, Sequence, ExpressibleByDictionaryLiteral {
 
     /// Appends a field from its bytes (a NUL in either ends it where C reads it).
     mutating func add(name: UnsafeBufferPointer<UInt8>, value: UnsafeBufferPointer<UInt8>) {
-        let span = Span(start: UInt32(used), nameCount: UInt32(name.count), valueCount: UInt32(value.count))
-        makeRoom(for: span.end - used)
-        bytes.withUnsafeMutableBufferPointer { all in
-            if let name = name.baseAddress { (all.baseAddress! + Int(span.start)).update(from: name, count: Int(span.nameCount)) }
-            if let value = value.baseAddress { (all.baseAddress! + span.valueStart).update(from: value, count: Int(span.valueCount)) }
-        }
-        used = span.end
-        spans.append(span)
+        spans.append(Span(start: UInt32(bytes.count), nameCount: UInt32(name.count), valueCount: UInt32(value.count)))
+        bytes.append(contentsOf: name)
+        bytes.append(0)
+        bytes.append(contentsOf: value)
+        bytes.append(0)
     }
 
     /// Removes every field of that name.

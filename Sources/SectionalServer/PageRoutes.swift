@@ -102,16 +102,14 @@ final class PageRoutes<Page: ComposedPage>: Sendable {
         var made = making(request)
         try await identify(request, for: .browser, made: &made)
         let visitor = made.visit.visitor(as: Page.User.self)
-        let shell = Shell(
-            visitor: visitor,
-            // Only a message the site names: a link cannot put words in the page.
-            notice: request.queryValue("notice").flatMap { site.notices[$0] })
+        // Only a message the site names: a link cannot put words in the page.
+        let notice = request.queryValue("notice").flatMap { site.notices[$0] }
         let response: Response
         do {
             let context = try await page.context(from: request, visitor: visitor)
             let plan = try await plan(request, context, made: &made)
             let delivery = try delivery(for: request)
-            let document = makeDocument(plan: plan, context: context, shell: shell)
+            let document = makeDocument(plan: plan, context: context, banner: page.banner(for: visitor, in: site), notice: notice)
             let cards = document.page.children
             // Every card kept: nothing to wait for, so the page goes whole, with its ETag.
             if delivery == .whole || (!cards.isEmpty && cards.allSatisfy(\.isFromCache)) {
@@ -124,12 +122,6 @@ final class PageRoutes<Page: ComposedPage>: Sendable {
             response = site.errorPage(error, banner: page.banner(for: visitor, in: site))
         }
         return response
-    }
-
-    /// What frames a page's sections: the banner for its visitor and a one-time notice.
-    private struct Shell: Sendable {
-        let visitor: SignedIn<Page.User>?
-        let notice: String?
     }
 
     private enum Delivery {
@@ -314,9 +306,11 @@ final class PageRoutes<Page: ComposedPage>: Sendable {
         return controller
     }
 
-    private func makeDocument(plan: CompositionPlan, context: Page.Context, shell: Shell) -> PageDocument {
+    /// The page framed by `banner` and a one-time `notice`. (Passed apart, not as
+    /// one struct: a type nested in this generic one is looked up at run time.)
+    private func makeDocument(plan: CompositionPlan, context: Page.Context, banner: any HTML, notice: String?) -> PageDocument {
         let controller = makePage(plan: plan, context: context)
-        let root = PageShell(page: controller, banner: page.banner(for: shell.visitor, in: site), notice: shell.notice)
+        let root = PageShell(page: controller, banner: banner, notice: notice)
         let canonical = site.linksCanonicalURL ? controller.address?.url(for: plan) : nil
         // A page controller may title itself otherwise than its page.
         let title = controller.title == page.title ? documentTitle : site.documentTitle(controller.title)

@@ -10,7 +10,8 @@ import Synchronization
 /// Loads that never wait share one task; loads that wait still overlap. A
 /// runner the runtime queues instead of starting at once takes one load
 /// when it starts, and the page's task starts at most one runner a load.
-final class LoadClaims<Finished: Sendable>: Sendable {
+/// Not generic: a generic class's deinit looks its element types up at run time.
+final class LoadClaims: Sendable {
     /// How many loads the round has.
     let count: Int
     private let next = Atomic<Int>(0)
@@ -18,11 +19,11 @@ final class LoadClaims<Finished: Sendable>: Sendable {
     /// suspension: only it claims a second load; -1 when none.
     private let onPageThread = Atomic<Int>(-1)
     /// Loads finished before their runner first suspended, for the page's task.
-    private let atOnce: Mutex<(taken: Bool, finished: [Finished])>
+    private let atOnce: Mutex<(taken: Bool, finished: [FinishedLoad])>
 
     init(count: Int) {
         self.count = count
-        var finished: [Finished] = []
+        var finished: [FinishedLoad] = []
         finished.reserveCapacity(count)
         atOnce = Mutex((false, finished))
     }
@@ -47,7 +48,7 @@ final class LoadClaims<Finished: Sendable>: Sendable {
 
     /// Keeps a load `runner` finished for the page's task, if it finished
     /// on the page's thread. - Returns: `false` when the runner must return it itself.
-    func keepAtOnce(_ finished: Finished, by runner: Int) -> Bool {
+    func keepAtOnce(_ finished: FinishedLoad, by runner: Int) -> Bool {
         guard onPageThread.load(ordering: .relaxed) == runner else { return false }
         return atOnce.withLock { state in
             guard !state.taken else { return false }
@@ -57,10 +58,19 @@ final class LoadClaims<Finished: Sendable>: Sendable {
     }
 
     /// The loads finished on the page's thread; later ones come back from their runners.
-    func takeAtOnce() -> [Finished] {
+    func takeAtOnce() -> [FinishedLoad] {
         atOnce.withLock { state in
             state.taken = true
             return state.finished
         }
     }
+}
+
+/// A load of a round as it ended, by its index in the round.
+struct FinishedLoad: Sendable {
+    let index: Int
+    let result: Result<any Sendable, any Error>
+    let duration: Duration
+    /// Whether the load was cut at its deadline.
+    let cut: Bool
 }

@@ -24,9 +24,12 @@ final class LoadCutter: @unchecked Sendable {
     /// A running load's task, kept past `withUnsafeCurrentTask`'s closure:
     /// sound only because it is used under the lock, while the task is known
     /// to run (it leaves its slot in `end`, under the same lock, before it
-    /// returns).
-    private struct RunningTask: @unchecked Sendable {
+    /// returns). An object, not a struct: `UnsafeCurrentTask`'s layout is the
+    /// standard library's to change, so every state holding one in place went
+    /// through the runtime's generic enum functions (1,800 instructions a page).
+    private final class RunningTask: @unchecked Sendable {
         let task: UnsafeCurrentTask
+        init(task: UnsafeCurrentTask) { self.task = task }
     }
 
     private let deadlines: [Duration]
@@ -37,7 +40,7 @@ final class LoadCutter: @unchecked Sendable {
     /// A cutter for loads with these deadlines, by index.
     init(deadlines: [Duration]) {
         self.deadlines = deadlines
-        states = Mutex(Array(repeating: .notStarted, count: deadlines.count))
+        states = Mutex(Array(filled: deadlines.count, with: .notStarted))
     }
 
     /// When the first load may be due: the shortest deadline.

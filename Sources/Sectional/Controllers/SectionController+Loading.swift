@@ -49,14 +49,6 @@ extension SectionController {
         return delivered
     }
 
-    private struct Finished: Sendable {
-        let index: Int
-        let result: Result<any Sendable, any Error>
-        let duration: Duration
-        /// Whether the load was cut at its deadline.
-        let cut: Bool
-    }
-
     /// Runs the loads pending now (`pending`, in tree order), concurrently, and delivers their results.
     private func loadPendingLoads<C: Clock<Duration>>(
         _ pending: [PendingLoad], _ options: LoadOptions, clock: C, onProgress: () -> Void
@@ -65,7 +57,7 @@ extension SectionController {
             onProgress()
             return []
         }
-        var outcomes = [LoadReport.Outcome?](repeating: nil, count: pending.count)
+        var outcomes = [LoadReport.Outcome?](filled: pending.count, with: nil)
         let deadlines = pending.map { $0.controller.loadTimeout ?? options.timeout }
         let cutter = LoadCutter(deadlines: deadlines)
         let operations = pending.map { entry in options.intercept?(entry.controller.id, entry.load.operation) ?? entry.load.operation }
@@ -75,14 +67,14 @@ extension SectionController {
         let watch = Self.watchDeadlines(cutter, startedAt: start, on: clock)
         defer { watch.stop() }
 
-        let claims = LoadClaims<Finished>(count: pending.count)
-        await withTaskGroup(of: [Finished].self) { group in
+        let claims = LoadClaims(count: pending.count)
+        await withTaskGroup(of: [FinishedLoad].self) { group in
             var runner = 0
             // At most a runner a load: each takes at least one, whenever it starts.
             while claims.hasUnclaimed && runner < pending.count {
                 claims.starting(runner)
                 group.addImmediateTask { [runner] in
-                    var late: [Finished] = []
+                    var late: [FinishedLoad] = []
                     var first = true
                     while let index = claims.claim(by: runner, first: first) {
                         first = false
@@ -91,7 +83,7 @@ extension SectionController {
                         let result: Result<any Sendable, any Error>
                         do { result = .success(try await operations[index]()) } catch { result = .failure(error) }
                         let cut = cutter.end(index)
-                        let finished = Finished(index: index, result: result, duration: started.duration(to: clock.now), cut: cut)
+                        let finished = FinishedLoad(index: index, result: result, duration: started.duration(to: clock.now), cut: cut)
                         if !claims.keepAtOnce(finished, by: runner) { late.append(finished) }
                         // Its task is cancelled now: the loads left need a runner of their own.
                         if cut { break }
@@ -123,7 +115,7 @@ extension SectionController {
 
     /// A finished load's outcome: its model delivered, or its controller failed.
     private static func outcome(
-        of finished: Finished, _ pending: [PendingLoad], _ deadlines: [Duration], diagnosing: Bool
+        of finished: FinishedLoad, _ pending: [PendingLoad], _ deadlines: [Duration], diagnosing: Bool
     ) -> LoadReport.Outcome {
         let entry = pending[finished.index]
         let outcome =

@@ -71,7 +71,8 @@ public struct AnswerBasis: Sendable {
     var read: [(key: LiveKey, version: Int)] = []
     /// Each card's live keys, at the sum of their versions.
     var cards: [(keys: Set<LiveKey>, version: Int)] = []
-    var expires: ContinuousClock.Instant?
+    /// The earliest expiry, as `ReadStamp` keeps it.
+    var expiry: Duration?
     /// Whether nothing unversioned went in (and something may be kept at all).
     public private(set) var isVersioned: Bool
 
@@ -85,7 +86,7 @@ public struct AnswerBasis: Sendable {
         guard let stamp else { return isVersioned = false }
         // The stamp's own array when it is the first: no copy made.
         if read.isEmpty { read = stamp.versions } else { read += stamp.versions }
-        if let until = stamp.expires { expires = min(expires ?? until, until) }
+        if let until = stamp.expiry { expiry = min(expiry ?? until, until) }
     }
 
     /// Whether every version is still current in `versions`, and `now` is before it expires.
@@ -97,7 +98,7 @@ public struct AnswerBasis: Sendable {
     }
 
     /// Whether `now` is past when it stops holding.
-    func hasExpired(at now: ContinuousClock.Instant) -> Bool { expires.map { now >= $0 } ?? false }
+    func hasExpired(at now: ContinuousClock.Instant) -> Bool { expiry.map { now.sinceOrigin >= $0 } ?? false }
 
     /// A card of the page: versioned when it is cacheable, was not left
     /// out of the cache, and loaded (a fallback is never confirmed).

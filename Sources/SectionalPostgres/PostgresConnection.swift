@@ -139,12 +139,15 @@ public final class PostgresConnection: SQLConnection {
             throw SQLError(code: code, message: Self.text(pq.PQresultErrorMessage(result)))
         }
         let columns = pq.PQnfields(result)
-        return (0..<pq.PQntuples(result)).map { row in
-            SQLRow(
-                (0..<columns).map { column in
-                    pq.PQgetisnull(result, row, column) == 1 ? .null : .text(pq.PQgetvalue(result, row, column).map { String(cString: $0) } ?? "")
-                })
+        var values: [SQLValue] = []
+        values.reserveCapacity(Int(pq.PQntuples(result)) * Int(columns))
+        for row in 0..<pq.PQntuples(result) {
+            for column in 0..<columns {
+                values.append(
+                    pq.PQgetisnull(result, row, column) == 1 ? .null : .text(pq.PQgetvalue(result, row, column).map { String(cString: $0) } ?? ""))
+            }
         }
+        return SQLRow.rows(of: values, columns: Int(columns))
     }
 
     /// The connection's last error, as `text` words it.

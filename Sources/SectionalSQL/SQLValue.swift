@@ -23,27 +23,60 @@ extension SQLValue: ExpressibleByIntegerLiteral, ExpressibleByStringLiteral {
 /// SQLite returns integers as integers; PostgreSQL (text protocol) returns
 /// every value as text. The accessors read either, so one query serves both.
 public struct SQLRow: Sendable, Equatable {
+    /// Every column of every row of the result, row after row: a result's
+    /// rows share one array, where an array a row was an allocation a row
+    /// (about 9,000 instructions of a page of twenty rows).
+    private let all: [SQLValue]
+    private let start: Int
+    /// How many columns the row has.
+    public let count: Int
+
     /// The columns, in the order the query selects them.
-    public let values: [SQLValue]
+    public var values: [SQLValue] { Array(all[start..<(start + count)]) }
 
     /// A row of these columns.
-    public init(_ values: [SQLValue]) { self.values = values }
+    public init(_ values: [SQLValue]) { self.init(all: values, start: 0, count: values.count) }
+
+    private init(all: [SQLValue], start: Int, count: Int) {
+        self.all = all
+        self.start = start
+        self.count = count
+    }
+
+    /// The rows of a result whose `columns` columns are `values`, row after row.
+    public static func rows(of values: [SQLValue], columns: Int) -> [SQLRow] {
+        guard columns > 0 else { return [] }
+        var rows: [SQLRow] = []
+        rows.reserveCapacity(values.count / columns)
+        for start in stride(from: 0, to: values.count, by: columns) { rows.append(SQLRow(all: values, start: start, count: columns)) }
+        return rows
+    }
+
+    public static func == (lhs: SQLRow, rhs: SQLRow) -> Bool { lhs.all[lhs.range] == rhs.all[rhs.range] }
+
+    private var range: Range<Int> { start..<(start + count) }
+
+    /// The column at `index`, of this row's.
+    private subscript(index: Int) -> SQLValue {
+        precondition(index >= 0 && index < count, "column \(index) of a row of \(count)")
+        return all[start + index]
+    }
 
     /// The column at `index` as an integer.
     /// - Throws: `SQLError` when it is NULL or not a number.
     public func int(_ index: Int) throws(SQLError) -> Int {
-        switch values[index] {
+        switch self[index] {
         case .integer(let value): return Int(value)
         case .text(let text):
             if let value = Int(text) { return value }
         case .null: break
         }
-        throw SQLError(code: "decode", message: "column \(index) is \(values[index]), not an integer")
+        throw SQLError(code: "decode", message: "column \(index) is \(self[index]), not an integer")
     }
 
     /// The column at `index` as text; NULL reads as `nil`.
     public func optionalText(_ index: Int) -> String? {
-        switch values[index] {
+        switch self[index] {
         case .null: nil
         case .text(let text): text
         case .integer(let value): String(value)
@@ -59,17 +92,17 @@ public struct SQLRow: Sendable, Equatable {
 
     /// The column at `index` as a boolean: SQLite's 0/1 or PostgreSQL's `t`/`f`.
     public func bool(_ index: Int) throws(SQLError) -> Bool {
-        switch values[index] {
+        switch self[index] {
         case .integer(let value): return value != 0
         case .text("t"), .text("true"), .text("1"): return true
         case .text("f"), .text("false"), .text("0"): return false
-        default: throw SQLError(code: "decode", message: "column \(index) is \(values[index]), not a boolean")
+        default: throw SQLError(code: "decode", message: "column \(index) is \(self[index]), not a boolean")
         }
     }
 
     /// The column at `index` as an integer, or `nil` when NULL.
     public func optionalInt(_ index: Int) throws(SQLError) -> Int? {
-        if case .null = values[index] { return nil }
+        if case .null = self[index] { return nil }
         return try int(index)
     }
 }

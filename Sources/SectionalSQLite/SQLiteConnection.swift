@@ -117,15 +117,15 @@ public final class SQLiteConnection: SQLConnection {
                 }
             guard status == SQLITE_OK else { throw error(status) }
         }
-        var rows: [SQLRow] = []
+        var values: [SQLValue] = []
         let columns = sqlite3_column_count(statement)
         while true {
             let status = sqlite3_step(statement)
-            if status == SQLITE_DONE { return rows }
+            if status == SQLITE_DONE { return SQLRow.rows(of: values, columns: Int(columns)) }
             guard status == SQLITE_ROW else { throw error(status) }
             // Room for a page's usual result at once, not grown row by row.
-            if rows.isEmpty { rows.reserveCapacity(16) }
-            rows.append(row(of: statement, columns: columns))
+            if values.isEmpty { values.reserveCapacity(16 * Int(columns)) }
+            append(row: statement, columns: columns, to: &values)
         }
     }
 
@@ -149,10 +149,7 @@ public final class SQLiteConnection: SQLConnection {
         return statement
     }
 
-    private func row(of statement: OpaquePointer, columns: Int32) -> SQLRow {
-        // Filled in place: `map` over the column range grew its array as it went, a second allocation a row.
-        var values: [SQLValue] = []
-        values.reserveCapacity(Int(columns))
+    private func append(row statement: OpaquePointer, columns: Int32, to values: inout [SQLValue]) {
         for column in 0..<columns {
             switch sqlite3_column_type(statement, column) {
             case SQLITE_NULL: values.append(.null)
@@ -166,7 +163,6 @@ public final class SQLiteConnection: SQLConnection {
                 values.append(.text(String(decoding: UnsafeBufferPointer(start: text, count: count), as: UTF8.self)))
             }
         }
-        return SQLRow(values)
     }
 
     private func error(_ status: Int32) -> SQLError {

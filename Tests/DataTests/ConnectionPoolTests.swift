@@ -24,6 +24,26 @@ struct ConnectionPoolTests {
         #expect(row.optionalText(1) == nil)
     }
 
+    @Test("Each row of a result reads its own columns, NULLs and all", arguments: Engine.sql)
+    func rowsReadTheirOwnColumns(engine: Engine) async throws {
+        let pool = try await TestDatabase.pool(engine)
+        defer { pool.close() }
+        let rows = try await pool.run { db in
+            try db.query(
+                "SELECT 1, 'one', NULL UNION ALL SELECT 2, 'two', 'b' UNION ALL SELECT 3, 'a text longer than a short string', NULL ORDER BY 1",
+                [])
+        }
+        #expect(rows.count == 3)
+        #expect(try rows.map { try $0.int(0) } == [1, 2, 3])
+        #expect(try rows.map { try $0.text(1) } == ["one", "two", "a text longer than a short string"])
+        #expect(rows.map { $0.optionalText(2) } == [nil, "b", nil])
+        #expect(rows.allSatisfy { $0.count == 3 })
+        #expect(rows[1] == SQLRow(engine == .sqlite ? [2, "two", "b"] : ["2", "two", "b"]))
+        #expect(rows[1].values == (engine == .sqlite ? [2, "two", "b"] : ["2", "two", "b"]))
+        #expect(rows[0] != rows[2])
+        #expect(try await pool.run { db in try db.query("SELECT 1 WHERE 1 = 0", []) }.isEmpty)
+    }
+
     @Test("A cancelled statement answers at once; the connection then serves the next caller", arguments: Engine.sql)
     func cancelInterruptsAndTheConnectionIsReused(engine: Engine) async throws {
         let pool = try await TestDatabase.pool(engine, size: 1)

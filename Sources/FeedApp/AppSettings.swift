@@ -19,7 +19,9 @@ public struct AppSettings: Sendable, Equatable {
     /// The most the section cache may hold, in bytes; 0 turns it off. A
     /// section with a simulated fault is never kept: it must show the fault.
     public var sectionCacheBytes: Int
-    /// Form posts a client may send a minute (`RateLimit`); 0 sets no limit.
+    /// Form posts a client may send a minute (`RateLimit`); 0, unless set,
+    /// sets no limit. feed-server sets 60 (`--post-limit`); tests that post
+    /// a lot from one client set none.
     public var postsPerMinute: Int
 
     /// The section cache's size unless told otherwise: a rendered card is a

@@ -30,8 +30,9 @@ public protocol Middleware: Sendable {
     func reply(to request: Request, next: @escaping Next) throws(HTTPError) -> Reply
 
     /// Whether `request` goes through this middleware at all; one it does
-    /// not handle passes it by at no cost (no step of the chain is made for
-    /// it). Every request, unless the middleware says otherwise.
+    /// not handle passes it by, with no step of the chain made for it (a
+    /// request no middleware handles goes to its route as it is). Every
+    /// request, unless the middleware says otherwise.
     func handles(_ request: Request) -> Bool
 }
 

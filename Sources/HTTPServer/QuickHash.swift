@@ -1,11 +1,16 @@
 /// A seeded hash of strings, eight bytes a step, for the dictionaries a
 /// request looks up (the routes, the answers kept): `Hasher` runs SipHash,
-/// which took about 700 instructions for a session token's 64 bytes. This
-/// is not a cryptographic hash; its seed is random in each process, so its
-/// collisions cannot be planned from outside.
+/// which took about 700 instructions for a session token's 64 bytes.
+///
+/// It hashes bytes, so a key hashed with it must compare its strings by
+/// their bytes too (`sameBytes(_:_:)`), not as `String`'s `==` does (which
+/// finds `é` and `e` with a combining accent equal): equal keys must hash alike.
+/// Not a cryptographic hash: each word is mixed by a full 128-bit product
+/// with a secret drawn at random in each process, so that collisions are
+/// not easily planned from outside.
 package struct QuickHash {
-    private static let seed = UInt64.random(in: .min ... .max)
-    package private(set) var value = QuickHash.seed
+    private static let secret = UInt64.random(in: .min ... .max)
+    package private(set) var value = QuickHash.secret ^ 0x9e37_79b9_7f4a_7c15
 
     package init() {}
 
@@ -35,7 +40,13 @@ package struct QuickHash {
     }
 
     private mutating func mix(_ word: UInt64) {
-        value = (value ^ word) &* 0x9e37_79b9_7f4a_7c15
-        value ^= value &>> 29
+        let product = (word ^ Self.secret).multipliedFullWidth(by: value ^ 0xe703_7ed1_a0b4_28db)
+        value = product.high ^ product.low
+    }
+
+    /// Whether `a` and `b` hold the same bytes: equality for keys hashed with `QuickHash`.
+    package static func sameBytes(_ a: String, _ b: String) -> Bool {
+        var a = a, b = b
+        return a.withUTF8 { a in b.withUTF8 { b in a.elementsEqual(b) } }
     }
 }

@@ -29,7 +29,7 @@ enum RequestFraming {
     static func scan(_ connection: OpaquePointer) -> Scan {
         var scan = Scan()
         // Room for a browser's fields: grown one at a time, they were four allocations.
-        scan.headers.reserveCapacity(16, bytes: 512)
+        scan.headers.reserveCapacity(16, bytes: 1024)
         withUnsafeMutablePointer(to: &scan) { pointer in
             _ = MHD_get_connection_values(connection, .HEADER_KIND, inspect, pointer)
         }

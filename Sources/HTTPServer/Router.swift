@@ -167,17 +167,21 @@ public struct Router: Responder {
                 return self.reply(to: passed, at: next)
             }
         } catch {
-            return .now(errorResponse(error, for: request))
+            return .now(Self.labelled(errorResponse(error, for: request), Self.middlewareLabel))
         }
         guard case .later(let work) = reply else { return reply }
         return .later { [errorResponder, logger, showsErrorCauses] in
             do {
                 return try await work()
             } catch {
-                return Self.errorResponse(error, for: request, answeredBy: errorResponder, logger: logger, showingCause: showsErrorCauses)
+                let answer = Self.errorResponse(error, for: request, answeredBy: errorResponder, logger: logger, showingCause: showsErrorCauses)
+                return Self.labelled(answer, Self.middlewareLabel)
             }
         }
     }
+
+    /// The route label (access log, metrics) of an error a middleware threw: a 429 of a rate limit is not "unmatched".
+    static let middlewareLabel = "middleware"
 
     /// The route found once: answered here when it needs no waiting, else the work of its handler.
     private func routeReply(to request: consuming Request) -> Reply {
@@ -309,11 +313,14 @@ public struct Router: Responder {
     }
 }
 
-/// A route's path as a dictionary key, hashed by `QuickHash`: every request looks one up.
+/// A route's path as a dictionary key, hashed by `QuickHash` (every request
+/// looks one up), and so compared by its bytes.
 private struct RoutePath: Hashable {
     let path: String
 
     init(_ path: String) { self.path = path }
+
+    static func == (a: RoutePath, b: RoutePath) -> Bool { QuickHash.sameBytes(a.path, b.path) }
 
     func hash(into hasher: inout Hasher) {
         var quick = QuickHash()

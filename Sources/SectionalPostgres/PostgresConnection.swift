@@ -147,7 +147,7 @@ public final class PostgresConnection: SQLConnection {
                     pq.PQgetisnull(result, row, column) == 1 ? .null : .text(pq.PQgetvalue(result, row, column).map { String(cString: $0) } ?? ""))
             }
         }
-        return SQLRow.rows(of: values, columns: Int(columns))
+        return SQLRow.rows(of: values, columns: Int(columns), count: Int(pq.PQntuples(result)))
     }
 
     /// The connection's last error, as `text` words it.

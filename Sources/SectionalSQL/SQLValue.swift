@@ -31,7 +31,8 @@ public struct SQLRow: Sendable, Equatable {
     /// How many columns the row has.
     public let count: Int
 
-    /// The columns, in the order the query selects them.
+    /// The columns, in the order the query selects them: a new array each
+    /// time (the accessors read a column without one).
     public var values: [SQLValue] { Array(all[start..<(start + count)]) }
 
     /// A row of these columns.
@@ -43,12 +44,14 @@ public struct SQLRow: Sendable, Equatable {
         self.count = count
     }
 
-    /// The rows of a result whose `columns` columns are `values`, row after row.
-    public static func rows(of values: [SQLValue], columns: Int) -> [SQLRow] {
-        guard columns > 0 else { return [] }
+    /// The `count` rows of a result of `columns` columns each, whose values
+    /// are `values`, row after row (a row of no columns, as PostgreSQL's
+    /// `SELECT FROM t` gives, holds none).
+    public static func rows(of values: [SQLValue], columns: Int, count: Int) -> [SQLRow] {
+        precondition(columns >= 0 && count >= 0 && values.count == columns * count, "\(values.count) values are not \(count) rows of \(columns)")
         var rows: [SQLRow] = []
-        rows.reserveCapacity(values.count / columns)
-        for start in stride(from: 0, to: values.count, by: columns) { rows.append(SQLRow(all: values, start: start, count: columns)) }
+        rows.reserveCapacity(count)
+        for row in 0..<count { rows.append(SQLRow(all: values, start: row * columns, count: columns)) }
         return rows
     }
 

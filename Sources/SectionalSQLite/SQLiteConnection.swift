@@ -118,14 +118,16 @@ public final class SQLiteConnection: SQLConnection {
             guard status == SQLITE_OK else { throw error(status) }
         }
         var values: [SQLValue] = []
+        var count = 0
         let columns = sqlite3_column_count(statement)
         while true {
             let status = sqlite3_step(statement)
-            if status == SQLITE_DONE { return SQLRow.rows(of: values, columns: Int(columns)) }
+            if status == SQLITE_DONE { return SQLRow.rows(of: values, columns: Int(columns), count: count) }
             guard status == SQLITE_ROW else { throw error(status) }
             // Room for a page's usual result at once, not grown row by row.
-            if values.isEmpty { values.reserveCapacity(16 * Int(columns)) }
+            if count == 0 { values.reserveCapacity(16 * Int(columns)) }
             append(row: statement, columns: columns, to: &values)
+            count += 1
         }
     }
 

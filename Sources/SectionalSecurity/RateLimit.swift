@@ -1,6 +1,10 @@
 import HTTPServer
 import Synchronization
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// Middleware that limits how often each client may send the requests it
 /// applies to (form posts, by default), and answers the rest
 /// `429 Too Many Requests` with `Retry-After`, as the router answers errors.
@@ -49,7 +53,7 @@ public struct RateLimit: Middleware {
     public func handles(_ request: Request) -> Bool { applies(request) }
 
     public func reply(to request: Request, next: @escaping Next) throws(HTTPError) -> Reply {
-        if let wait = buckets.take(from: client(request), burst: burst, refill: refill, now: now()) {
+        if let wait = buckets.take(from: Self.bucket(of: client(request)), burst: burst, refill: refill, now: now()) {
             let seconds = max(1, Int((wait / .seconds(1)).rounded(.up)))
             throw HTTPError(
                 .tooManyRequests, "Too many requests: try again in \(seconds) s.", headers: ["Retry-After": String(seconds)])
@@ -57,7 +61,17 @@ public struct RateLimit: Middleware {
         return next(request)
     }
 
-    /// Time since the process started, on a clock that never goes back.
+    /// Whose bucket a client's requests take from: an IPv6 address's /64, the
+    /// block one host is given (it may send from any address of it); else the address.
+    static func bucket(of client: String) -> String {
+        var address = in6_addr()
+        guard client.contains(":"), inet_pton(AF_INET6, client, &address) == 1 else { return client }
+        return withUnsafeBytes(of: address) { bytes in
+            bytes.prefix(8).map { ($0 < 16 ? "0" : "") + String($0, radix: 16) }.joined() + "/64"
+        }
+    }
+
+    /// Time since this was first read, on a clock that never goes back.
     public static let processTime: @Sendable () -> Duration = {
         let start = ContinuousClock.now
         return { start.duration(to: .now) }
@@ -78,16 +92,20 @@ private final class Buckets: Sendable {
             let full = max(fullAt[client] ?? now, now)
             let lacking = full - now
             if lacking + refill > refill * burst { return lacking + refill - refill * burst }
-            if fullAt[client] == nil && fullAt.count >= capacity { forgetRested(in: &fullAt, now: now) }
+            if fullAt[client] == nil && fullAt.count >= capacity { makeRoom(in: &fullAt, now: now) }
             fullAt[client] = full + refill
             return nil
         }
     }
 
     /// Forgets the clients whose buckets are full again (they are as new);
-    /// when none has rested, all of them, rather than growing past `capacity`.
-    private func forgetRested(in fullAt: inout [String: Duration], now: Duration) {
+    /// if that leaves more than three quarters of `capacity`, those nearest
+    /// to full too, so that the next quarter of newcomers pays no such walk.
+    private func makeRoom(in fullAt: inout [String: Duration], now: Duration) {
         fullAt = fullAt.filter { $0.value > now }
-        if fullAt.count >= capacity { fullAt.removeAll(keepingCapacity: true) }
+        let kept = capacity * 3 / 4
+        guard fullAt.count > kept else { return }
+        let latest = fullAt.sorted { $0.value > $1.value }.prefix(kept)
+        fullAt = Dictionary(uniqueKeysWithValues: latest.map { ($0.key, $0.value) })
     }
 }

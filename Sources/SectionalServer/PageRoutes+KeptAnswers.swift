@@ -208,6 +208,14 @@ struct AnswerKey: Hashable, Sendable {
 
     var size: Int { path.utf8.count + credential.utf8.count + query.reduce(0) { $0 + $1.name.utf8.count + $1.value.utf8.count + 32 } + 64 }
 
+    /// Compared by bytes, as `QuickHash` hashes: two spellings of one accented
+    /// letter are two keys, never one key of two hashes.
+    static func == (a: AnswerKey, b: AnswerKey) -> Bool {
+        a.kind == b.kind && QuickHash.sameBytes(a.path, b.path) && QuickHash.sameBytes(a.credential, b.credential)
+            && a.query.count == b.query.count
+            && zip(a.query, b.query).allSatisfy { QuickHash.sameBytes($0.name, $1.name) && QuickHash.sameBytes($0.value, $1.value) }
+    }
+
     /// Every `304` looks a key up: hashed with `QuickHash`, not SipHash.
     func hash(into hasher: inout Hasher) {
         var quick = QuickHash()

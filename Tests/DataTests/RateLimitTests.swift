@@ -1,8 +1,9 @@
 import HTTPServer
-import SectionalSecurity
 import SectionalTesting
 import Synchronization
 import Testing
+
+@testable import SectionalSecurity
 
 /// The rate limit as a router runs it, on a clock the test moves: a burst
 /// passes, the request past it gets `429` with `Retry-After` and never
@@ -79,18 +80,29 @@ import Testing
         #expect(writes.value == 6)
     }
 
-    @Test func pastItsClientsTheRestedAreForgottenFirst() async throws {
+    @Test func pastItsClientsTheRestedAreForgottenFirstThenThoseNearestToRested() async throws {
         let clock = Clock(), writes = Writes()
-        let router = Self.router(clock: clock, writes: writes, clients: 2)
-        // "a" rests; "b" is still at its limit when "c" comes.
+        let router = Self.router(clock: clock, writes: writes, clients: 4)
+        // "a" rests; "b", "c" and "d" are 3, 2 and 1 posts from rested when "e" comes.
         _ = try await Self.post(router, from: "a")
         clock.advance(by: .seconds(10))
-        for _ in 1...3 { _ = try await Self.post(router, from: "b") }
-        #expect(try await Self.post(router, from: "c").status == .ok)
-        #expect(try await Self.post(router, from: "b").status == .tooManyRequests)
-        // With none rested, all are forgotten rather than kept past two.
-        for _ in 1...2 { _ = try await Self.post(router, from: "c") }
-        #expect(try await Self.post(router, from: "d").status == .ok)
-        #expect(try await Self.post(router, from: "b").status == .ok)
+        for (client, posts) in [("b", 3), ("c", 2), ("d", 1)] {
+            for _ in 0..<posts { _ = try await Self.post(router, from: client) }
+        }
+        for _ in 0..<2 { #expect(try await Self.post(router, from: "e").status == .ok) }
+        #expect(try await Self.post(router, from: "b").status == .tooManyRequests, "b is still counted")
+        // With none rested, the three furthest from rested stay: b, c and e; d goes.
+        #expect(try await Self.post(router, from: "f").status == .ok)
+        for _ in 0..<3 { #expect(try await Self.post(router, from: "d").status == .ok, "d starts again, full") }
+        #expect(try await Self.post(router, from: "b").status == .tooManyRequests, "the most limited are never forgotten first")
+    }
+
+    @Test func anIPv6HostIsCountedByItsBlockNotItsAddress() {
+        #expect(RateLimit.bucket(of: "2001:db8:1:2:aaaa::1") == RateLimit.bucket(of: "2001:0db8:0001:0002:ffff:1:2:3"))
+        #expect(RateLimit.bucket(of: "2001:db8:1:2::1") == "20010db800010002/64")
+        #expect(RateLimit.bucket(of: "2001:db8:1:3::1") != RateLimit.bucket(of: "2001:db8:1:2::1"))
+        #expect(RateLimit.bucket(of: "192.0.2.7") == "192.0.2.7")
+        #expect(RateLimit.bucket(of: "unknown") == "unknown")
+        #expect(RateLimit.bucket(of: "not:an:address") == "not:an:address")
     }
 }

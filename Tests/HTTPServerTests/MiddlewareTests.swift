@@ -95,6 +95,7 @@ import Testing
         let refused = try await router.respond(to: Request(method: .get, target: "/waits"))
         #expect(refused.status == .unauthorized)
         #expect(refused.bodyText == "refused: Say the word.")
+        #expect(refused.route == "middleware", "the access log and metrics name who answered")
         // The middleware before it sees the refusal as an answer like any other.
         #expect(refused.headers["X-Returned"] == "outer")
         #expect(runs.value == 0 && guarding.passed.value == 0)

@@ -42,6 +42,14 @@ import Testing
         #expect(response.bodyText == expected)
     }
 
+    @Test func anExactRouteMatchesItsOwnBytesOnly() async throws {
+        var router = Router(logger: LogCollector().logger)
+        router.get("/caf\u{E9}") { _ in "café" }
+        #expect(try await Self.get("/caf%C3%A9", router: router).bodyText == "café")
+        // The same letter written as e and a combining accent is another path.
+        #expect(try await Self.get("/cafe%CC%81", router: router).status == .notFound)
+    }
+
     @Test func exactRouteWinsOverAParameterRouteRegisteredFirst() async throws {
         #expect(try await Self.get("/feed/sections/new").bodyText == "the new-section form")
     }

@@ -89,8 +89,9 @@ class Server:
     def start(self, *options):
         with open(self.log, "w") as log:
             self.process = subprocess.Popen(
+                # Its writer posts as fast as the server answers, from one address.
                 [self.binary, "--port", "0", "--public", str(self.public), "--database", f"sqlite:{self.database}", "--quiet",
-                 *options],
+                 "--post-limit", "0", *options],
                 stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=log)
         deadline = time.monotonic() + START_TIMEOUT
         while time.monotonic() < deadline:

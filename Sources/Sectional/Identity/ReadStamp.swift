@@ -24,7 +24,7 @@ public struct ReadStamp: Sendable {
 }
 
 extension ContinuousClock.Instant {
-    /// The first instant the process asked for: what kept times are counted from.
+    /// What kept times are counted from: the first time it is read.
     static let origin = ContinuousClock.now
 
     /// The time since `origin`, kept where an instant would be. A `Duration`'s

@@ -25,9 +25,10 @@ public enum SavingsApp {
     ///   - formKey: what forms are signed with, the same on every replica (`openDatabase(_:)` gives it).
     ///   - publicDirectory: the stylesheet's folder.
     ///   - demoUsers: the users the sign-in page names with their passwords; none for a real site.
+    ///   - now: the clock the limit on posts counts by (a test's own).
     public static func router(
         pool: ConnectionPool, live: LiveHub, formKey: [UInt8], publicDirectory: String, demoUsers: [DemoUser] = [],
-        logger: Logger = .standardError
+        logger: Logger = .standardError, now: @escaping @Sendable () -> Duration = RateLimit.processTime
     ) throws -> Router {
         let forms = FormGuard(key: formKey)
         let accounts = Accounts(store: SQLAccountStore(pool: pool), hasher: PasswordHasher(), logger: logger)
@@ -44,7 +45,7 @@ public enum SavingsApp {
         var router = Router(staticFiles: try StaticFiles(directory: publicDirectory), logger: logger)
         router.useErrorPages(of: site)
         // Thirty form posts a minute from any one address: a person's clicks pass, a script's flood gets 429.
-        router.use(RateLimit(30, per: .seconds(60), client: accounts.clientAddress(of:)))
+        router.use(RateLimit(30, per: .seconds(60), client: accounts.clientAddress(of:), now: now))
         router.getSynchronously("/") { _ in Response.seeOther("/goals") }
         SignInRoutes(
             accounts: accounts, formGuard: forms, site: site, live: live, lead: "Put money aside for what matters.", demoUsers: { demoUsers }

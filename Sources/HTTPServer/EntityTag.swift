@@ -1,9 +1,3 @@
-#if canImport(Glibc)
-    import Glibc
-#else
-    import Darwin
-#endif
-
 /// Entity tags: what a conditional GET compares (`ETag`, `If-None-Match`).
 public enum EntityTag {
     /// A strong tag of `bytes`' content, the same in every process and on
@@ -56,13 +50,13 @@ public enum EntityTag {
         request.headers.withValue(of: "If-None-Match") { matches($0, tag) } ?? false
     }
 
-    /// `matches(_:_:)` on the field's bytes, as the request holds them.
-    static func matches(_ list: UnsafeBufferPointer<UInt8>, _ tag: String) -> Bool {
+    /// `matches(_:_:)` on the field's bytes, as the request lends them (`HTTPHeaders.withValue(of:_:)`).
+    public static func matches(_ list: UnsafeBufferPointer<UInt8>, _ tag: String) -> Bool {
         var tag = tag
         return tag.withUTF8 { tag in
             // A browser sends back the one tag it has: compared whole first, then as a list, a byte at a
             // time (split into substrings and trimmed as characters, it cost 17,000 instructions a 304).
-            if same(list, tag) { return true }
+            if list.sameBytes(as: tag) { return true }
             var start = 0
             while start < list.count {
                 var end = start
@@ -72,15 +66,11 @@ public enum EntityTag {
                 while last > first && (list[last - 1] == UInt8(ascii: " ") || list[last - 1] == UInt8(ascii: "\t")) { last -= 1 }
                 if last - first == 1 && list[first] == UInt8(ascii: "*") { return true }
                 if last - first >= 2 && list[first] == UInt8(ascii: "W") && list[first + 1] == UInt8(ascii: "/") { first += 2 }
-                if same(UnsafeBufferPointer(rebasing: list[first..<last]), tag) { return true }
+                if UnsafeBufferPointer(rebasing: list[first..<last]).sameBytes(as: tag) { return true }
                 start = end + 1
             }
             return false
         }
-    }
-
-    private static func same(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>) -> Bool {
-        a.count == b.count && (a.isEmpty || memcmp(a.baseAddress!, b.baseAddress!, a.count) == 0)
     }
 }
 

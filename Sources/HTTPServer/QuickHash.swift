@@ -1,9 +1,3 @@
-#if canImport(Glibc)
-    import Glibc
-#else
-    import Darwin
-#endif
-
 /// A seeded hash of strings, eight bytes a step, for the dictionaries a
 /// request looks up (the routes, the answers kept): `Hasher` runs SipHash,
 /// which took about 700 instructions for a session token's 64 bytes.
@@ -54,7 +48,6 @@ package struct QuickHash {
     package static func sameBytes(_ a: String, _ b: String) -> Bool {
         guard a.utf8.count == b.utf8.count else { return false }
         var a = a, b = b
-        // memcmp: `elementsEqual` walked them a byte at a time, 2,000 instructions a `304`.
-        return a.withUTF8 { a in b.withUTF8 { b in a.isEmpty || memcmp(a.baseAddress!, b.baseAddress!, a.count) == 0 } }
+        return a.withUTF8 { a in b.withUTF8 { b in a.sameBytes(as: b) } }
     }
 }

@@ -31,7 +31,8 @@ public struct RateLimit: Middleware {
     ///   - limit: requests a client may send each `period`, over time.
     ///   - period: the period `limit` is counted over.
     ///   - burst: requests a client may send at once after a rest; `limit` when not given.
-    ///   - clients: the clients kept track of at most; past it, those that have rested are forgotten.
+    ///   - clients: the clients kept track of at most; past it, those that have rested are forgotten,
+    ///     then those nearest to rested.
     ///   - applies: which requests count; the others pass untouched.
     ///   - client: who sent a request.
     ///   - now: a monotonic time (a test's own clock); the process's by default.

@@ -7,9 +7,15 @@ extension PageRoutes {
     /// sent before anything is read, loaded or rendered. `nil` for anything
     /// else, which the route answers in full.
     func unchangedAnswer(_ kind: AnswerKind, to request: Request) -> Response? {
-        guard let memos, request.headers.withValue(of: "If-None-Match", { !$0.isEmpty }) == true, let key = answerKey(kind, request),
-            let answer = memos.answers.standing(key, versions: memos.versions), EntityTag.isConfirmed(answer.tag, by: request)
-        else { return nil }
+        guard let memos else { return nil }
+        // The field looked up once; the key and the kept answer only when a tag is asked for.
+        let confirmed = request.headers.withValue(of: "If-None-Match") { asked -> KeptAnswer? in
+            guard !asked.isEmpty, let key = answerKey(kind, request), let answer = memos.answers.standing(key, versions: memos.versions),
+                EntityTag.matches(asked, answer.tag)
+            else { return nil }
+            return answer
+        }
+        guard let answer = confirmed ?? nil else { return nil }
         request.log?.user = answer.user
         return answer.notModified(headers: kind == .description ? notModifiedHeaders.description : notModifiedHeaders.html)
     }

@@ -5,15 +5,18 @@
 
 #include <dlfcn.h>
 #include <postgresql/libpq-fe.h>
+// For the pipeline's reading thread: another thread wakes it with an eventfd.
+#include <sys/eventfd.h>
 
 #pragma clang assume_nonnull begin
 
 /// The libpq functions Sectional calls.
 #define SECTIONAL_LIBPQ_FUNCTIONS(F)                                                                                   \
-    F(PQcancel) F(PQclear) F(PQconnectdb) F(PQconsumeInput) F(PQerrorMessage) F(PQexec) F(PQfinish) F(PQfreeCancel)     \
-    F(PQfreemem) F(PQgetCancel) F(PQgetisnull) F(PQgetResult) F(PQgetvalue) F(PQisBusy) F(PQnfields) F(PQnotifies)      \
-    F(PQntuples) F(PQprepare) F(PQreset) F(PQresultErrorField) F(PQresultErrorMessage) F(PQresultStatus)               \
-    F(PQsendQueryPrepared) F(PQsetNoticeProcessor) F(PQsocket) F(PQstatus)
+    F(PQcancel) F(PQclear) F(PQconnectdb) F(PQconsumeInput) F(PQenterPipelineMode) F(PQerrorMessage) F(PQexec)         \
+    F(PQfinish) F(PQflush) F(PQfreeCancel) F(PQfreemem) F(PQgetCancel) F(PQgetisnull) F(PQgetResult) F(PQgetvalue)      \
+    F(PQisBusy) F(PQnfields) F(PQnotifies) F(PQntuples) F(PQpipelineSync) F(PQprepare) F(PQreset) F(PQresultErrorField) \
+    F(PQresultErrorMessage) F(PQresultStatus) F(PQsendPrepare) F(PQsendQueryPrepared) F(PQsetNoticeProcessor)          \
+    F(PQsetnonblocking) F(PQsocket) F(PQstatus)
 
 /// libpq's functions, found in libpq.so.5 when the first PostgreSQL
 /// connection is made rather than linked: a server on SQLite or in memory

@@ -29,8 +29,9 @@ extension LaunchOptions {
                             start; also $DATABASE_URL); memory: is the demo data in SQLite in memory, not kept
           --no-seed         leave an empty database empty (default: add the demo users and their data)
           --db-connections N
-                            PostgreSQL connections, each on a thread of its own (default: twice the
-                            cores; SQLite has one writer and a reader on each thread that reads)
+                            PostgreSQL connections that pipeline reads, and as many for writes
+                            (default: the cores, at least 2; SQLite has one writer and a reader on each
+                            thread that reads)
           --session-idle DURATION
                             a session unused this long ends (default 30m; e.g. 15m, 2h)
           --session-lifetime DURATION

@@ -20,8 +20,8 @@ public struct LaunchOptions: Equatable, Sendable {
     public var database = DatabaseLocation.defaultLocation
     /// Whether an empty database gets the demo data.
     public var seed = true
-    /// Database connections, each with a thread of its own.
-    public var databaseConnections = max(2, ServerConfiguration.processorCount * 2)
+    /// PostgreSQL connections for reads, pipelined, and as many for writes.
+    public var databaseConnections = max(2, ServerConfiguration.processorCount)
     /// Sessions, trusted proxies and sign-in limits.
     public var accounts = AccountSettings()
     /// After SIGTERM, how long `/readyz` says 503 while requests are still served, before stopping.

@@ -25,11 +25,9 @@ public struct SQLAccountStore: AccountStore {
     }
 
     public func user(named name: String) async throws -> (user: User, passwordHash: String?)? {
-        try await pool.read { db in
-            try db.query("SELECT id, name, display_name, password_hash FROM users WHERE name = $1", [.text(name)]).first.map {
-                row throws(SQLError) in
-                (User(id: UserID(try row.int(0)), name: try row.text(1), displayName: try row.text(2)), row.optionalText(3))
-            }
+        try await pool.query("SELECT id, name, display_name, password_hash FROM users WHERE name = $1", [.text(name)]).first.map {
+            row throws(SQLError) in
+            (User(id: UserID(try row.int(0)), name: try row.text(1), displayName: try row.text(2)), row.optionalText(3))
         }
     }
 
@@ -69,19 +67,17 @@ public struct SQLAccountStore: AccountStore {
     }
 
     public func session(tokenHash: String) async throws -> StoredSession? {
-        try await pool.read { db in
-            try db.query(
-                """
-                SELECT u.id, u.name, u.display_name, s.created_at, s.last_seen_at,
-                    (SELECT version FROM live_versions WHERE key = CAST($2 AS TEXT) || CAST(u.id AS TEXT))
-                FROM sessions s JOIN users u ON u.id = s.user_id WHERE s.token_hash = $1
-                """, [.text(tokenHash), .text(AccountTables.sessions.kind + ":")]
-            ).first.map { row throws(SQLError) in
-                // The version in the same statement as the session: one snapshot, so a change after it is never stamped as seen.
-                StoredSession(
-                    user: User(id: UserID(try row.int(0)), name: try row.text(1), displayName: try row.text(2)), createdAt: try row.int(3),
-                    lastSeenAt: try row.int(4), version: try row.optionalInt(5) ?? 0)
-            }
+        try await pool.query(
+            """
+            SELECT u.id, u.name, u.display_name, s.created_at, s.last_seen_at,
+                (SELECT version FROM live_versions WHERE key = CAST($2 AS TEXT) || CAST(u.id AS TEXT))
+            FROM sessions s JOIN users u ON u.id = s.user_id WHERE s.token_hash = $1
+            """, [.text(tokenHash), .text(AccountTables.sessions.kind + ":")]
+        ).first.map { row throws(SQLError) in
+            // The version in the same statement as the session: one snapshot, so a change after it is never stamped as seen.
+            StoredSession(
+                user: User(id: UserID(try row.int(0)), name: try row.text(1), displayName: try row.text(2)), createdAt: try row.int(3),
+                lastSeenAt: try row.int(4), version: try row.optionalInt(5) ?? 0)
         }
     }
 
@@ -116,14 +112,12 @@ public struct SQLAccountStore: AccountStore {
     }
 
     public func apiTokenUser(tokenHash: String) async throws -> User? {
-        try await pool.read { db in
-            try db.query(
-                """
-                SELECT u.id, u.name, u.display_name FROM api_tokens t JOIN users u ON u.id = t.user_id
-                WHERE t.token_hash = $1 AND NOT t.revoked
-                """, [.text(tokenHash)]
-            ).first.map { row throws(SQLError) in User(id: UserID(try row.int(0)), name: try row.text(1), displayName: try row.text(2)) }
-        }
+        try await pool.query(
+            """
+            SELECT u.id, u.name, u.display_name FROM api_tokens t JOIN users u ON u.id = t.user_id
+            WHERE t.token_hash = $1 AND NOT t.revoked
+            """, [.text(tokenHash)]
+        ).first.map { row throws(SQLError) in User(id: UserID(try row.int(0)), name: try row.text(1), displayName: try row.text(2)) }
     }
 
     public func revokeAPIToken(id: Int) async throws -> Bool {

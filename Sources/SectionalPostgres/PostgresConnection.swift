@@ -30,7 +30,7 @@ public final class PostgresConnection: SQLConnection {
         self.pq = pq
         guard let connection = pq.PQconnectdb(url) else { throw SQLError(code: "08001", message: "libpq could not allocate a connection") }
         guard pq.PQstatus(connection) == CONNECTION_OK else {
-            let message = Self.text(pq.PQerrorMessage(connection))
+            let message = sectional_libpq.text(pq.PQerrorMessage(connection))
             pq.PQfinish(connection)
             throw SQLError(code: "08001", message: message)
         }
@@ -48,23 +48,11 @@ public final class PostgresConnection: SQLConnection {
     public func query(_ sql: String, _ parameters: [SQLValue]) throws(SQLError) -> [SQLRow] {
         // A cancel that came before the query was sent would reach a server with nothing to cancel.
         guard !interrupter.isRequested else { throw SQLInterrupter.interrupted }
-        // PostgreSQL's text holds no NUL, and a C string would end there: refuse, never cut.
-        for case .text(let text) in parameters where text.utf8.contains(0) {
-            throw SQLError(code: "22021", message: "a text parameter holds a NUL byte, which PostgreSQL cannot store")
-        }
+        try sectional_libpq.refuseNUL(in: parameters)
         try reconnectIfBroken()
         let name = try prepared(sql, parameterCount: parameters.count)
-        // libpq wants C strings that live through the call: strdup, then free.
-        let values: [UnsafeMutablePointer<CChar>?] = parameters.map { value in
-            switch value {
-            case .null: nil
-            case .integer(let number): strdup(String(number))
-            case .text(let text): strdup(text)
-            }
-        }
-        defer { values.forEach { free($0) } }
-        let sent = values.map { UnsafePointer($0) }.withUnsafeBufferPointer { pointers in
-            pq.PQsendQueryPrepared(connection, name, Int32(parameters.count), pointers.baseAddress, nil, nil, 0)
+        let sent = sectional_libpq.withCStrings(parameters) { values in
+            pq.PQsendQueryPrepared(connection, name, Int32(parameters.count), values, nil, nil, 0)
         }
         guard sent == 1 else { throw SQLError(code: "08006", message: lastError) }
         return try rows(of: awaitResult())
@@ -128,40 +116,14 @@ public final class PostgresConnection: SQLConnection {
         return name
     }
 
-    private func rows(of result: OpaquePointer?) throws(SQLError) -> [SQLRow] {
-        guard let result else { throw SQLError(code: "08006", message: lastError) }
-        defer { pq.PQclear(result) }
-        switch pq.PQresultStatus(result) {
-        case PGRES_COMMAND_OK, PGRES_EMPTY_QUERY: return []
-        case PGRES_TUPLES_OK: break
-        default:
-            let code = pq.PQresultErrorField(result, Int32(UInt8(ascii: "C"))).map { String(cString: $0) } ?? "XX000"
-            throw SQLError(code: code, message: Self.text(pq.PQresultErrorMessage(result)))
-        }
-        let columns = pq.PQnfields(result)
-        var values: [SQLValue] = []
-        values.reserveCapacity(Int(pq.PQntuples(result)) * Int(columns))
-        for row in 0..<pq.PQntuples(result) {
-            for column in 0..<columns {
-                values.append(
-                    pq.PQgetisnull(result, row, column) == 1 ? .null : .text(pq.PQgetvalue(result, row, column).map { String(cString: $0) } ?? ""))
-            }
-        }
-        return SQLRow.rows(of: values, columns: Int(columns), count: Int(pq.PQntuples(result)))
-    }
+    private func rows(of result: OpaquePointer?) throws(SQLError) -> [SQLRow] { try pq.rows(of: result, on: connection) }
 
     /// The connection's last error, as `text` words it.
-    private var lastError: String { Self.text(pq.PQerrorMessage(connection)) }
-
-    /// The first line of one of libpq's messages, without its `ERROR:` prefix.
-    private static func text(_ message: UnsafePointer<CChar>?) -> String {
-        let line = (message.map { String(cString: $0) } ?? "").split(separator: "\n").first ?? ""
-        return String(line.hasPrefix("ERROR:  ") ? line.dropFirst(8) : line)
-    }
+    private var lastError: String { sectional_libpq.text(pq.PQerrorMessage(connection)) }
 }
 
-/// libpq's cancel object, freed with the connection's interrupter.
-private final class CancelHandle: @unchecked Sendable {
+/// libpq's cancel object for one backend, freed when the last holder lets go.
+final class CancelHandle: @unchecked Sendable {
     let handle: OpaquePointer?
     private let free: @convention(c) (OpaquePointer?) -> Void
     init(_ handle: OpaquePointer?, free: @escaping @convention(c) (OpaquePointer?) -> Void) {

@@ -30,24 +30,28 @@ public final class ConnectionPool: Sendable {
     private let nanosecondsWaited = Atomic<Int>(0)
     private let threadsRunning = DispatchGroup()
     private let callerReaders: CallerReaders?
+    private let pipeline: (any StatementPipeline)?
 
     /// Opens `size` connections, each on its own new thread, with `open`.
     /// - Parameters:
     ///   - size: how many connections, and so how many threads, run the pool's work.
     ///   - dialect: the engine of the connections.
     ///   - readers: opens a read connection for a thread that calls
-    ///     `read(_:)`, which then reads on that thread; `nil` sends reads
-    ///     to the pool's threads too (an engine whose reads may wait).
+    ///     `read(_:)` or `query(_:_:)`, which then read on that thread; `nil`
+    ///     sends reads elsewhere (an engine whose reads may wait).
+    ///   - pipeline: where `query(_:_:)` sends its statement when there are
+    ///     no readers (PostgreSQL's pipeline mode); closed with the pool.
     ///   - open: opens one of the pool's own connections, on its thread.
     /// - Throws: the first connection's error when any cannot open; no thread is left behind.
     public init(
         size: Int, dialect: SQLDialect, readers: (@Sendable () throws(SQLError) -> any SQLConnection)? = nil,
-        open: @escaping @Sendable () throws(SQLError) -> any SQLConnection
+        pipeline: (any StatementPipeline)? = nil, open: @escaping @Sendable () throws(SQLError) -> any SQLConnection
     ) throws(SQLError) {
         precondition(size > 0, "a pool needs at least one connection")
         self.size = size
         self.dialect = dialect
         callerReaders = readers.map(CallerReaders.init)
+        self.pipeline = pipeline
         let failures = Mutex<[SQLError]>([])
         let opened = DispatchSemaphore(value: 0)
         // One at a time: the first connection to a new SQLite file sets it to
@@ -80,12 +84,20 @@ public final class ConnectionPool: Sendable {
     /// one of the few threads every task runs on (a slow server would stall them all).
     public static func opening(
         size: Int, dialect: SQLDialect, readers: (@Sendable () throws(SQLError) -> any SQLConnection)? = nil,
+        pipeline: (@Sendable () throws(SQLError) -> any StatementPipeline)? = nil,
         open: @escaping @Sendable () throws(SQLError) -> any SQLConnection
     ) async throws(SQLError) -> ConnectionPool {
         let result = await withCheckedContinuation { (continuation: CheckedContinuation<Result<ConnectionPool, SQLError>, Never>) in
             DedicatedThread.start {
                 do throws(SQLError) {
-                    continuation.resume(returning: .success(try ConnectionPool(size: size, dialect: dialect, readers: readers, open: open)))
+                    let pipeline = try pipeline?()
+                    do throws(SQLError) {
+                        let pool = try ConnectionPool(size: size, dialect: dialect, readers: readers, pipeline: pipeline, open: open)
+                        continuation.resume(returning: .success(pool))
+                    } catch {
+                        pipeline?.close()
+                        throw error
+                    }
                 } catch {
                     continuation.resume(returning: .failure(error))
                 }
@@ -120,10 +132,29 @@ public final class ConnectionPool: Sendable {
     public func read<T: Sendable>(_ body: @escaping @Sendable (any SQLConnection) throws -> T) async throws -> T {
         readsAsked.add(1, ordering: .relaxed)
         guard let callerReaders else { return try await run(body) }
+        return try Self.readHere(with: callerReaders, body)
+    }
+
+    /// Runs `body` on the calling thread with that thread's read connection.
+    private static func readHere<T>(with readers: CallerReaders, _ body: (any SQLConnection) throws -> T) throws -> T {
         try Task.checkCancellation()
-        let slot = try callerReaders.slotOfThisThread()
+        let slot = try readers.slotOfThisThread()
         slot.interrupter.reset()
         return try slot.use(body)
+    }
+
+    /// Runs one statement that only reads, and returns its rows: on the
+    /// calling thread with its read connection when the pool has readers
+    /// (SQLite), through the pipeline when it has one (PostgreSQL: the
+    /// statement is sent from the calling thread, beside other callers',
+    /// with no pool thread woken), else on a pool thread. Several statements
+    /// that must see one snapshot go in one `read(_:)` instead.
+    /// - Throws: the statement's `SQLError`; `CancellationError` when the calling task is cancelled first.
+    public func query(_ sql: String, _ parameters: [SQLValue] = []) async throws -> [SQLRow] {
+        readsAsked.add(1, ordering: .relaxed)
+        if let callerReaders { return try Self.readHere(with: callerReaders) { connection in try connection.query(sql, parameters) } }
+        if let pipeline { return try await pipeline.rows(sql, parameters) }
+        return try await run { connection in try connection.query(sql, parameters) }
     }
 
     /// Runs `body` in one write transaction on a pool thread.
@@ -157,6 +188,7 @@ public final class ConnectionPool: Sendable {
     public func close() {
         guard queue.close() else { return }
         callerReaders?.close()
+        pipeline?.close()
         threadsRunning.wait()
     }
 
@@ -176,6 +208,17 @@ public final class ConnectionPool: Sendable {
             busy.subtract(1, ordering: .relaxed)
         }
     }
+}
+
+/// Runs single read statements of many callers over a few connections
+/// without a thread for each statement: PostgreSQL's pipeline mode.
+public protocol StatementPipeline: Sendable {
+    /// Runs one statement that only reads, and returns its rows. A caller
+    /// cancelled is answered at once, and its statement stopped on the server.
+    func rows(_ sql: String, _ parameters: [SQLValue]) async throws -> [SQLRow]
+
+    /// Closes the connections; statements still waiting fail, and later ones too.
+    func close()
 }
 
 /// One caller's work: queued, running (interruptible) or done.
@@ -231,47 +274,5 @@ private final class PoolJob: Sendable {
     func fail(_ error: SQLError) {
         state.withLock { $0 = .done }
         abandon(error)
-    }
-}
-
-/// The caller's continuation, resumed once: by the work, or by cancellation
-/// first, whichever comes first; a result that arrives before the
-/// continuation is kept for it.
-private final class Answer<T: Sendable>: Sendable {
-    private enum State {
-        case empty
-        case waiting(CheckedContinuation<T, any Error>)
-        case ready(Result<T, any Error>)
-        case resumed
-    }
-
-    private let state = Mutex(State.empty)
-
-    func wait(with continuation: CheckedContinuation<T, any Error>) {
-        let ready: Result<T, any Error>? = state.withLock { state in
-            guard case .ready(let result) = state else {
-                state = .waiting(continuation)
-                return nil
-            }
-            state = .resumed
-            return result
-        }
-        if let ready { continuation.resume(with: ready) }
-    }
-
-    func resume(with result: Result<T, any Error>) {
-        let continuation: CheckedContinuation<T, any Error>? = state.withLock { state in
-            switch state {
-            case .empty:
-                state = .ready(result)
-                return nil
-            case .waiting(let continuation):
-                state = .resumed
-                return continuation
-            case .ready, .resumed:
-                return nil
-            }
-        }
-        continuation?.resume(with: result)
     }
 }

@@ -123,9 +123,10 @@ public struct AppData: Sendable {
                 pool = try await ConnectionPool.openingSQLite(path)
             case .postgres(let url):
                 let withTimeout = url.contains("connect_timeout") ? url : url + (url.contains("?") ? "&" : "?") + "connect_timeout=5"
-                pool = try await ConnectionPool.opening(size: connections, dialect: .postgres) { () throws(SQLError) in
-                    try PostgresConnection(url: withTimeout)
-                }
+                pool = try await ConnectionPool.opening(
+                    size: connections, dialect: .postgres,
+                    pipeline: { () throws(SQLError) in try PostgresPipeline(url: withTimeout, connections: connections) }
+                ) { () throws(SQLError) in try PostgresConnection(url: withTimeout) }
             }
         } catch let error as DatabaseProblem {
             throw error

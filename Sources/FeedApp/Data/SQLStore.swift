@@ -4,9 +4,10 @@ import SectionalSQL
 import SectionalServer
 
 /// The feed's, the day page's and the layouts' data on SQLite or
-/// PostgreSQL: the same SQL for both, each query scoped by user. Reads run
-/// where the pool reads (on SQLite, the caller's own thread); writes on the
-/// pool's writer, each in its transaction.
+/// PostgreSQL: the same SQL for both, each query scoped by user. A read is
+/// one statement, run where the pool runs reads (on SQLite the caller's own
+/// thread, on PostgreSQL its pipeline); writes on the pool's writer, each in
+/// its transaction.
 public final class SQLStore: FeedStore, DayStore, LayoutStore, Sendable {
     public let pool: ConnectionPool
 
@@ -15,52 +16,42 @@ public final class SQLStore: FeedStore, DayStore, LayoutStore, Sendable {
     // MARK: Feed
 
     public func accounts(of user: UserID) async throws -> [Account] {
-        try await pool.read { db in
-            try db.query(
-                "SELECT name, last_digits, balance_cents FROM accounts WHERE user_id = $1 ORDER BY position", [.int(user.rawValue)]
-            ).map { row throws(SQLError) in
-                Account(name: try row.text(0), lastDigits: try row.text(1), balance: Money(cents: try row.int(2)))
-            }
+        try await pool.query(
+            "SELECT name, last_digits, balance_cents FROM accounts WHERE user_id = $1 ORDER BY position", [.int(user.rawValue)]
+        ).map { row throws(SQLError) in
+            Account(name: try row.text(0), lastDigits: try row.text(1), balance: Money(cents: try row.int(2)))
         }
     }
 
     public func alerts(of user: UserID) async throws -> [FeedAlert] {
-        try await pool.read { db in
-            try db.query("SELECT id, severity, title, body, dismissed FROM alerts WHERE user_id = $1 ORDER BY id", [.int(user.rawValue)])
-                .map { row throws(SQLError) in
-                    FeedAlert(
-                        id: try row.int(0), severity: FeedAlert.Severity(rawValue: try row.int(1)) ?? .info, title: try row.text(2),
-                        text: try row.text(3), isDismissed: try row.bool(4))
-                }
-        }
+        try await pool.query("SELECT id, severity, title, body, dismissed FROM alerts WHERE user_id = $1 ORDER BY id", [.int(user.rawValue)])
+            .map { row throws(SQLError) in
+                FeedAlert(
+                    id: try row.int(0), severity: FeedAlert.Severity(rawValue: try row.int(1)) ?? .info, title: try row.text(2),
+                    text: try row.text(3), isDismissed: try row.bool(4))
+            }
     }
 
     public func creditScore(of user: UserID) async throws -> CreditScore {
-        try await pool.read { db in
-            let history = try db.query(
-                "SELECT score FROM credit_scores WHERE user_id = $1 ORDER BY month DESC LIMIT 12", [.int(user.rawValue)]
-            ).map { row throws(SQLError) in try row.int(0) }.reversed()
-            return CreditScore(score: history.last ?? 0, history: Array(history))
-        }
+        let history = try await pool.query(
+            "SELECT score FROM credit_scores WHERE user_id = $1 ORDER BY month DESC LIMIT 12", [.int(user.rawValue)]
+        ).map { row throws(SQLError) in try row.int(0) }.reversed()
+        return CreditScore(score: history.last ?? 0, history: Array(history))
     }
 
     public func recentTransactions(of user: UserID, limit: Int) async throws -> [Transaction] {
-        try await pool.read { db in
-            try db.query(
-                "SELECT day, merchant, amount_cents FROM transactions WHERE user_id = $1 ORDER BY day DESC, id LIMIT $2",
-                [.int(user.rawValue), .int(limit)]
-            ).map { row throws(SQLError) in
-                Transaction(date: try Self.day(row, 0), merchant: try row.text(1), amount: Money(cents: try row.int(2)))
-            }
+        try await pool.query(
+            "SELECT day, merchant, amount_cents FROM transactions WHERE user_id = $1 ORDER BY day DESC, id LIMIT $2",
+            [.int(user.rawValue), .int(limit)]
+        ).map { row throws(SQLError) in
+            Transaction(date: try Self.day(row, 0), merchant: try row.text(1), amount: Money(cents: try row.int(2)))
         }
     }
 
     public func notices(on board: String, limit: Int) async throws -> [Notice] {
-        try await pool.read { db in
-            try db.query(
-                "SELECT title, body, posted_on FROM notices WHERE board = $1 ORDER BY posted_on DESC, id DESC LIMIT $2", [.text(board), .int(limit)]
-            ).map { row throws(SQLError) in Notice(title: try row.text(0), text: try row.text(1), date: try Self.day(row, 2)) }
-        }
+        try await pool.query(
+            "SELECT title, body, posted_on FROM notices WHERE board = $1 ORDER BY posted_on DESC, id DESC LIMIT $2", [.text(board), .int(limit)]
+        ).map { row throws(SQLError) in Notice(title: try row.text(0), text: try row.text(1), date: try Self.day(row, 2)) }
     }
 
     public func dismissAlert(_ id: Int, of user: UserID) async throws -> LiveHub.Change? {
@@ -82,17 +73,15 @@ public final class SQLStore: FeedStore, DayStore, LayoutStore, Sendable {
 
     public func savedLayout(of user: UserID, page: String) async throws -> SavedLayout {
         let key = LiveKey.layouts(of: user)
-        return try await pool.read { db in
-            // The version in the same statement as the layout, saved or not: one snapshot.
-            let row = try db.query(
-                """
-                SELECT (SELECT sections FROM layouts WHERE user_id = $1 AND page = $2),
-                    (SELECT version FROM live_versions WHERE key = $3)
-                """, [.int(user.rawValue), .text(page), .text(key.description)]
-            ).first
-            let sections = row?.optionalText(0).map { $0.split(separator: ",").map { SectionID(String($0)) } }
-            return SavedLayout(sections, readAt: ReadStamp([(key, try row?.optionalInt(1) ?? 0)]))
-        }
+        // The version in the same statement as the layout, saved or not: one snapshot.
+        let row = try await pool.query(
+            """
+            SELECT (SELECT sections FROM layouts WHERE user_id = $1 AND page = $2),
+                (SELECT version FROM live_versions WHERE key = $3)
+            """, [.int(user.rawValue), .text(page), .text(key.description)]
+        ).first
+        let sections = row?.optionalText(0).map { $0.split(separator: ",").map { SectionID(String($0)) } }
+        return SavedLayout(sections, readAt: ReadStamp([(key, try row?.optionalInt(1) ?? 0)]))
     }
 
     public func saveLayout(_ sections: [SectionID], of user: UserID, page: String) async throws -> LiveHub.Change {
@@ -117,34 +106,28 @@ public final class SQLStore: FeedStore, DayStore, LayoutStore, Sendable {
     // MARK: Day
 
     public func summary(of user: UserID, on day: Day) async throws -> DaySummary? {
-        try await pool.read { db in
-            try db.query(
-                "SELECT steps, active_minutes, calories FROM day_summaries WHERE user_id = $1 AND day = $2",
-                [.int(user.rawValue), .text(day.description)]
-            ).first.map { row throws(SQLError) in
-                DaySummary(steps: try row.int(0), activeMinutes: try row.int(1), calories: try row.int(2))
-            }
+        try await pool.query(
+            "SELECT steps, active_minutes, calories FROM day_summaries WHERE user_id = $1 AND day = $2",
+            [.int(user.rawValue), .text(day.description)]
+        ).first.map { row throws(SQLError) in
+            DaySummary(steps: try row.int(0), activeMinutes: try row.int(1), calories: try row.int(2))
         }
     }
 
     public func sleep(of user: UserID, on day: Day) async throws -> Night? {
-        try await pool.read { db in
-            try db.query(
-                "SELECT bedtime_minutes, minutes_asleep, quality FROM sleep_nights WHERE user_id = $1 AND day = $2",
-                [.int(user.rawValue), .text(day.description)]
-            ).first.map { row throws(SQLError) in
-                Night(bedtimeMinutes: try row.int(0), minutesAsleep: try row.int(1), quality: try row.int(2))
-            }
+        try await pool.query(
+            "SELECT bedtime_minutes, minutes_asleep, quality FROM sleep_nights WHERE user_id = $1 AND day = $2",
+            [.int(user.rawValue), .text(day.description)]
+        ).first.map { row throws(SQLError) in
+            Night(bedtimeMinutes: try row.int(0), minutesAsleep: try row.int(1), quality: try row.int(2))
         }
     }
 
     public func workout(of user: UserID, on day: Day) async throws -> Workout? {
-        try await pool.read { db in
-            try db.query(
-                "SELECT kind, minutes, metres, note FROM workouts WHERE user_id = $1 AND day = $2", [.int(user.rawValue), .text(day.description)]
-            ).first.map { row throws(SQLError) in
-                Workout(kind: try row.text(0), minutes: try row.int(1), metres: try row.optionalInt(2), note: try row.text(3))
-            }
+        try await pool.query(
+            "SELECT kind, minutes, metres, note FROM workouts WHERE user_id = $1 AND day = $2", [.int(user.rawValue), .text(day.description)]
+        ).first.map { row throws(SQLError) in
+            Workout(kind: try row.text(0), minutes: try row.int(1), metres: try row.optionalInt(2), note: try row.text(3))
         }
     }
 

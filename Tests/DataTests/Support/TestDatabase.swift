@@ -60,8 +60,9 @@ enum TestDatabase {
         return try await body(data, location)
     }
 
-    /// A bare pool on a new database of a SQL engine, nothing migrated; on
-    /// SQLite, as the app opens it, with a reader for each thread that reads.
+    /// A bare pool on a new database of a SQL engine, nothing migrated, as
+    /// the app opens it: on SQLite with a reader for each thread that reads,
+    /// on PostgreSQL with a pipeline of `size` connections for `query`.
     static func pool(_ engine: Engine, size: Int = 2) async throws -> ConnectionPool {
         switch try await newLocation(engine) {
         case .sqlite(let path):
@@ -70,7 +71,9 @@ enum TestDatabase {
                 size: size, dialect: .sqlite, readers: { () throws(SQLError) in try SQLiteConnection(path: path, readOnly: true) }
             ) { () throws(SQLError) in try SQLiteConnection(path: path) }
         case .postgres(let url):
-            return try await ConnectionPool.opening(size: size, dialect: .postgres) { () throws(SQLError) in try PostgresConnection(url: url) }
+            return try await ConnectionPool.opening(
+                size: size, dialect: .postgres, pipeline: { () throws(SQLError) in try PostgresPipeline(url: url, connections: size) }
+            ) { () throws(SQLError) in try PostgresConnection(url: url) }
         case .memory:
             preconditionFailure("memory has no pool")
         }

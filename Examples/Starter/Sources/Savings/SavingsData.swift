@@ -60,23 +60,19 @@ public struct SavingsStore: Sendable {
     public init(pool: ConnectionPool) { self.pool = pool }
 
     public func goals(of user: UserID) async throws -> [Goal] {
-        try await pool.read { db in
-            try db.query("SELECT id, name, saved_cents, target_cents FROM goals WHERE user_id = $1 ORDER BY id", [.int(user.rawValue)])
-                .map { row throws(SQLError) in
-                    Goal(id: try row.int(0), name: try row.text(1), savedCents: try row.int(2), targetCents: try row.int(3))
-                }
-        }
+        try await pool.query("SELECT id, name, saved_cents, target_cents FROM goals WHERE user_id = $1 ORDER BY id", [.int(user.rawValue)])
+            .map { row throws(SQLError) in
+                Goal(id: try row.int(0), name: try row.text(1), savedCents: try row.int(2), targetCents: try row.int(3))
+            }
     }
 
     public func recentDeposits(of user: UserID, limit: Int = 5) async throws -> [Deposit] {
-        try await pool.read { db in
-            try db.query(
-                """
-                SELECT g.name, d.cents FROM deposits d JOIN goals g ON g.id = d.goal_id
-                WHERE d.user_id = $1 ORDER BY d.id DESC LIMIT $2
-                """, [.int(user.rawValue), .int(limit)]
-            ).map { row throws(SQLError) in Deposit(goal: try row.text(0), cents: try row.int(1)) }
-        }
+        try await pool.query(
+            """
+            SELECT g.name, d.cents FROM deposits d JOIN goals g ON g.id = d.goal_id
+            WHERE d.user_id = $1 ORDER BY d.id DESC LIMIT $2
+            """, [.int(user.rawValue), .int(limit)]
+        ).map { row throws(SQLError) in Deposit(goal: try row.text(0), cents: try row.int(1)) }
     }
 
     public func addGoal(_ name: String, targetCents: Int, of user: UserID) async throws {

@@ -141,7 +141,7 @@ struct SavingsTests {
         #expect(unsigned.status == .forbidden)
         let anonymous = try await client.post(action, form: [("token", token)])
         #expect(anonymous.status == .seeOther && anonymous.headers["Location"]?.hasPrefix("/signin") == true)
-        #expect(try await app.pool.read { db in try db.query("SELECT saved_cents FROM goals ORDER BY id", []).map { try $0.int(0) } } == [5_000, 0])
+        #expect(try await app.pool.query("SELECT saved_cents FROM goals ORDER BY id").map { try $0.int(0) } == [5_000, 0])
     }
 
     @Test("Past thirty form posts a minute from one address, a post gets 429 with Retry-After and changes nothing")
@@ -158,7 +158,7 @@ struct SavingsTests {
         let refused = try await client.post(action, form: [("token", token)], headers: ["Cookie": alex])
         #expect(refused.status == .tooManyRequests)
         #expect(refused.headers["Retry-After"] == "2")
-        #expect(try await app.pool.read { db in try db.query("SELECT saved_cents FROM goals ORDER BY id", []).map { try $0.int(0) } } == [0, 0])
+        #expect(try await app.pool.query("SELECT saved_cents FROM goals ORDER BY id").map { try $0.int(0) } == [0, 0])
         #expect(try await client.get("/goals?stream=0", headers: ["Cookie": alex]).status == .ok, "reading is not limited")
         // A post comes back every two seconds.
         app.clock.advance(by: .seconds(2))

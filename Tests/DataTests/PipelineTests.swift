@@ -1,0 +1,140 @@
+import Foundation
+import SectionalPostgres
+import SectionalSQL
+import SectionalTesting
+import Testing
+
+/// `ConnectionPool.query` on PostgreSQL: statements of many callers share
+/// a few pipelined connections.
+@Suite("Reads pipelined on PostgreSQL", .timeLimit(.minutes(1)))
+struct PipelineTests {
+    @Test("Hundreds of callers at once over two connections: each gets its own rows, NULLs and all")
+    func eachCallerGetsItsOwnRows() async throws {
+        let pool = try await TestDatabase.pool(.postgres, size: 2)
+        defer { pool.close() }
+        let answers = try await withThrowingTaskGroup(of: (Int, [SQLRow]).self) { group in
+            for caller in 0..<300 {
+                group.addTask {
+                    let rows = try await pool.query(
+                        "SELECT CAST($1 AS INTEGER) * 2, CAST($2 AS TEXT), NULL FROM generate_series(1, CAST($1 AS INTEGER) % 3)",
+                        [.int(caller), .text("caller \(caller)")])
+                    return (caller, rows)
+                }
+            }
+            return try await group.reduce(into: [:]) { $0[$1.0] = $1.1 }
+        }
+        #expect(answers.count == 300)
+        for (caller, rows) in answers {
+            #expect(rows.count == caller % 3, "caller \(caller)")
+            for row in rows {
+                #expect(try row.int(0) == caller * 2)
+                #expect(try row.text(1) == "caller \(caller)")
+                #expect(row.optionalText(2) == nil)
+            }
+        }
+    }
+
+    @Test("A failing statement fails alone: the callers sent with it get their rows")
+    func failureStaysWithItsStatement() async throws {
+        let pool = try await TestDatabase.pool(.postgres, size: 1)
+        defer { pool.close() }
+        // Behind a slow statement, the rest queue up and go out together, so failures share their writes.
+        async let slow = pool.query("SELECT pg_sleep(0.3)")
+        let results = await withTaskGroup(of: (Int, Result<Int, SQLError>).self) { group in
+            for caller in 0..<60 {
+                group.addTask {
+                    let sql =
+                        switch caller % 10 {
+                        case 0: "SELECT 1 / CAST($1 AS INTEGER)"  // 1 / 0: fails when run
+                        case 5: "SELECT no_such_column + CAST($1 AS INTEGER)"  // fails when prepared
+                        default: "SELECT 600 / (CAST($1 AS INTEGER) + 1)"
+                        }
+                    do {
+                        return (caller, .success(try await pool.query(sql, [.int(caller % 10 == 0 ? 0 : caller)])[0].int(0)))
+                    } catch let error as SQLError {
+                        return (caller, .failure(error))
+                    } catch {
+                        return (caller, .failure(SQLError(code: "unexpected", message: "\(error)")))
+                    }
+                }
+            }
+            return await group.reduce(into: []) { $0.append($1) }
+        }
+        _ = try await slow
+        for (caller, result) in results {
+            switch caller % 10 {
+            case 0: #expect(result.failureCode == "22012", "caller \(caller): \(result)")
+            case 5: #expect(result.failureCode == "42703", "caller \(caller): \(result)")
+            default: #expect((try? result.get()) == 600 / (caller + 1), "caller \(caller): \(result)")
+            }
+        }
+    }
+
+    @Test("A cancelled caller is answered at once, its statement stopped on the server: the connection serves the next")
+    func cancelStopsTheStatementOnTheServer() async throws {
+        let pool = try await TestDatabase.pool(.postgres, size: 1)
+        defer { pool.close() }
+        let clock = ContinuousClock()
+        let start = clock.now
+        let hanging = Task { try await pool.query("SELECT pg_sleep(30)") }
+        try await Task.sleep(for: .milliseconds(100))
+        hanging.cancel()
+        await #expect(throws: CancellationError.self) { try await hanging.value }
+        // One connection: this statement waits behind the other until the server stops it.
+        let answer = try await pool.query("SELECT 41 + 1")[0].int(0)
+        #expect(answer == 42)
+        // Well short of pg_sleep's 30 s, and loose for a busy machine.
+        #expect(start.duration(to: clock.now) < .seconds(15), "the cancelled statement ran on")
+    }
+
+    @Test("Connections the server ends are made again: statements in flight fail with a clear error, later ones are answered")
+    func reconnectsAfterTheServerEndsItsConnections() async throws {
+        let location = try await TestDatabase.newLocation(.postgres)
+        guard case .postgres(let url) = location else { return }
+        let pool = try await ConnectionPool.opening(
+            size: 1, dialect: .postgres, pipeline: { () throws(SQLError) in try PostgresPipeline(url: url, connections: 2) }
+        ) { () throws(SQLError) in try PostgresConnection(url: url) }
+        defer { pool.close() }
+        #expect(try await pool.query("SELECT 1")[0].int(0) == 1)
+        let ended = try await onOwnThread {
+            try PostgresConnection(url: url).query(
+                "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()",
+                [])[0].int(0)
+        }
+        #expect(ended >= 2)
+        var failures: [SQLError] = []
+        let clock = ContinuousClock()
+        let deadline = clock.now.advanced(by: .seconds(20))
+        while clock.now < deadline {
+            do {
+                #expect(try await pool.query("SELECT CAST($1 AS INTEGER)", [.int(7)])[0].int(0) == 7)
+                break
+            } catch let error as SQLError {
+                failures.append(error)
+                // Waits for the server, which a test clock cannot move.
+                try await Task.sleep(for: .milliseconds(50))
+            }
+        }
+        #expect(try await pool.query("SELECT 2")[0].int(0) == 2, "never answered again after \(failures.count) failures")
+        // The connection's end as the server words it (57P01), or as libpq does (08006).
+        #expect(failures.allSatisfy { $0.code == "57P01" || $0.code == "08006" }, "\(failures)")
+    }
+
+    @Test("After the pool closes, a read fails with a clear error; a text with a NUL is refused, never cut")
+    func closedAndRefused() async throws {
+        let pool = try await TestDatabase.pool(.postgres, size: 1)
+        await #expect(throws: SQLError(code: "22021", message: "a text parameter holds a NUL byte, which PostgreSQL cannot store")) {
+            try await pool.query("SELECT CAST($1 AS TEXT)", [.text("a\u{0}b")])
+        }
+        pool.close()
+        let error = await #expect(throws: SQLError.self) { try await pool.query("SELECT 1") }
+        #expect(error?.code == "closed")
+    }
+}
+
+extension Result where Failure == SQLError {
+    fileprivate var failureCode: String? {
+        guard case .failure(let error) = self else { return nil }
+        return error.code
+    }
+}

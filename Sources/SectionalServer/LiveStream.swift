@@ -93,15 +93,18 @@ struct LiveStream<Page: ComposedPage>: Sendable {
         /// more than the client takes: while it has not taken the last event,
         /// changed sections are only noted, and sent at their newest once it
         /// has. A stream holds one write's bytes, not a backlog.
-        func run(_ subscription: LiveSubscription, sent: [SectionID: Int], into writer: ResponseBodyWriter) async {
-            var sent = sent
+        func run(_ subscription: LiveSubscription, sent asked: [SectionID: Int], into writer: ResponseBodyWriter) async {
             await writer.write(Array("retry: 1000\n\n".utf8))
-            // What changed since the versions the client has (its last event, or the page's cards).
-            var behind = Set(keys.filter { sent[$0.id] != nil && sent[$0.id] != version(of: $0.keys) }.map(\.id))
-            for entry in keys where sent[entry.id] == nil { sent[entry.id] = version(of: entry.keys) }
+            // The version the client has of each watched section (its last event's, or the page's cards'),
+            // in the order of `keys`: an array, not a dictionary by id, since every stream a change
+            // reaches reads it, and makes its event id from it.
+            let current = keys.map { version(of: $0.keys) }
+            var versions = keys.indices.map { asked[keys[$0].id] ?? current[$0] }
+            // What changed since.
+            var behind = keys.indices.map { versions[$0] != current[$0] }
             var nudgeAsked = false
             var pulse = Pulse(lastSent: writer.sentBytes)
-            if !behind.isEmpty { subscription.nudge() }
+            if behind.contains(true) { subscription.nudge() }
             for await change in subscription.changes {
                 if change.key == LiveHub.endKey {
                     // Replaced by a newer page of the user's, or signed out: the script must not reopen it.
@@ -113,17 +116,20 @@ struct LiveStream<Page: ComposedPage>: Sendable {
                     continue
                 }
                 if change.key == LiveHub.nudgeKey { nudgeAsked = false }
-                // A section already sent at its newest version is not sent again.
-                behind.formUnion(keys.filter { $0.keys.contains(change.key) && sent[$0.id] != version(of: $0.keys) }.map(\.id))
-                guard !behind.isEmpty else { continue }
+                // A section already sent at its newest version is not sent again. Its few keys are
+                // compared, not hashed: every stream the change reaches asks.
+                for index in keys.indices where !behind[index] && keys[index].keys.contains(where: { $0 == change.key }) {
+                    behind[index] = versions[index] != version(of: keys[index].keys)
+                }
+                guard behind.contains(true) else { continue }
                 guard writer.unsentBytes == 0 else {
                     if !nudgeAsked { writer.whenDrained { subscription.nudge() } }
                     nudgeAsked = true
                     continue
                 }
-                let due = keys.map(\.id).filter(behind.contains)
-                behind = []
-                let stillThere = await send(due, sent: &sent, into: writer)
+                let due = keys.indices.filter { behind[$0] }
+                behind = Array(repeating: false, count: keys.count)
+                let stillThere = await send(due, sent: &versions, into: writer)
                 if !stillThere { break }
             }
             subscription.end()
@@ -184,18 +190,19 @@ struct LiveStream<Page: ComposedPage>: Sendable {
             return routes.events.content(for: Self.eventKey(entry, eventID, card.page))
         }
 
-        /// The stream's event id once it has sent `id` at `version`: the
-        /// version it has sent of each section (`alerts=3.balances=1`).
-        private func eventID(_ sent: [SectionID: Int], sending id: SectionID, at version: Int) -> String {
-            // Grown in place: every stream a change reaches makes its id.
-            var eventID = ""
-            for entry in keys {
-                if !eventID.isEmpty { eventID += "." }
-                eventID += entry.id.rawValue
-                eventID += "="
-                eventID += String(entry.id == id ? version : sent[entry.id] ?? 0)
+        /// The stream's event id once it has sent the section at `index` of
+        /// `keys` at `version`: the version it has sent of each section
+        /// (`alerts=3.balances=1`).
+        private func eventID(_ sent: [Int], sending index: Int, at version: Int) -> String {
+            // Written as bytes: every stream a change reaches makes its id.
+            var id = ByteWriter(capacity: 64)
+            for (place, entry) in keys.enumerated() {
+                if place > 0 { id.append(".") }
+                id.append(entry.id.rawValue)
+                id.append("=")
+                id.appendDecimal(place == index ? version : sent[place])
             }
-            return eventID
+            return id.withBytes { String(decoding: $0, as: UTF8.self) }
         }
 
         /// What an event is kept under: its card's entry, its id, and the
@@ -262,11 +269,10 @@ struct LiveStream<Page: ComposedPage>: Sendable {
             return (event, true)
         }
 
-        /// Renders the sections for the stream's visitor and sends each as an event. `false` when the visitor is gone.
-        private func send(
-            _ ids: [SectionID], sent: inout [SectionID: Int], into writer: ResponseBodyWriter
-        ) async -> Bool {
-            guard !ids.isEmpty else { return true }
+        /// Renders the sections at `due` (places in `keys`) for the stream's
+        /// visitor and sends each as an event. `false` when the visitor is gone.
+        private func send(_ due: [Int], sent: inout [Int], into writer: ResponseBodyWriter) async -> Bool {
+            guard !due.isEmpty else { return true }
             // The visitor checked again: signed out or expired, the stream ends.
             guard let visit = await visit() else { return false }
             // One changed card of those the stream opened with, the usual case: its event is made once
@@ -274,20 +280,21 @@ struct LiveStream<Page: ComposedPage>: Sendable {
             var claim: (card: Card, version: Int, id: String)?
             var madeForClaim: [UInt8]?
             defer { if let claim { claim.card.finish(at: claim.version, id: claim.id, event: madeForClaim) } }
-            if ids.count == 1, let index = keys.firstIndex(where: { $0.id == ids[0] }), let card = cards[index] {
+            if due.count == 1, let card = cards[due[0]] {
+                let index = due[0]
                 let version = version(of: card.keys)
-                let eventID = eventID(sent, sending: ids[0], at: version)
+                let eventID = eventID(sent, sending: index, at: version)
                 switch await card.claim(at: version, id: eventID) {
                 case .made(let event):
-                    sent[ids[0]] = version
+                    sent[index] = version
                     await writer.write(event)
                     return writer.isOpen
                 case .yours:
                     claim = (card, version, eventID)
                     // Made already by a stream that opened without this card.
-                    if let event = keptEvent(ids[0], card, at: version, id: eventID) {
+                    if let event = keptEvent(keys[index].id, card, at: version, id: eventID) {
                         madeForClaim = event
-                        sent[ids[0]] = version
+                        sent[index] = version
                         await writer.write(event)
                         return writer.isOpen
                     }
@@ -297,13 +304,14 @@ struct LiveStream<Page: ComposedPage>: Sendable {
             // A fresh tree, as a request would build it.
             guard let context = await context(of: visit) else { return false }
             // One changed card, the usual case: its section alone is made, not the whole page's.
-            let controller = routes.makePage(plan: plan, context: context, only: ids.count == 1 ? ids[0] : nil)
-            for id in ids {
+            let controller = routes.makePage(plan: plan, context: context, only: due.count == 1 ? keys[due[0]].id : nil)
+            for index in due {
+                let id = keys[index].id
                 guard let section = controller.children.first(where: { $0.id == id }) else { continue }
                 // The version read as the tree was made: a card served as kept was kept at it, not at a newer one.
                 let version = section.liveVersion ?? version(of: section.liveKeys)
-                let eventID = eventID(sent, sending: id, at: version)
-                sent[id] = version
+                let eventID = eventID(sent, sending: index, at: version)
+                sent[index] = version
                 let (event, isShared) = await event(of: section, in: controller, id: eventID)
                 if isShared, let claim, claim.version == version, claim.id == eventID { madeForClaim = event }
                 await writer.write(event)

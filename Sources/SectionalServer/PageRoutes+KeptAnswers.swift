@@ -72,7 +72,7 @@ extension PageRoutes {
     func knownVisit(_ request: Request, _ signIn: any SignIn, renewing: Bool, credential: String?) async throws(HTTPError) -> Visit {
         // Checks that do not renew the session (a live page's) are kept apart: they hold longer, and
         // a request that renews must not take one and skip the renewal.
-        let key = credential.map { renewing ? $0 : $0 + "\u{1E}without renewal" }
+        let key = credential.map { VisitKey(credential: $0, renewing: renewing) }
         if let memos, let key, let kept = memos.visits.standing(key, versions: memos.versions) { return kept }
         let visit = try await signIn.visit(for: request, renewing: renewing)
         // Nobody is kept only for no credential: a token nobody holds (made up, or ended) is not worth a place.
@@ -167,7 +167,7 @@ final class PageMemos: Sendable {
     /// The tags of the answers sent whole.
     let answers: StampedMemo<AnswerKey, KeptAnswer>
     /// Who each credential is (`SignIn.visit(for:renewing:)`).
-    let visits: StampedMemo<String, Visit>
+    let visits: StampedMemo<VisitKey, Visit>
     /// The saved layout each request was composed on (`ComposedPage.savedLayout(for:)`).
     let layouts: StampedMemo<AnswerKey, SavedLayout>
     let versions: LiveHub
@@ -175,7 +175,7 @@ final class PageMemos: Sendable {
     /// Memos of `capacity` bytes in all, for a site with `versions`.
     init(capacity: Int, versions: LiveHub) {
         answers = StampedMemo(capacity: capacity / 2) { key, answer in key.size + answer.tag.utf8.count + 32 }
-        visits = StampedMemo(capacity: capacity / 4) { credential, _ in credential.utf8.count + 256 }
+        visits = StampedMemo(capacity: capacity / 4) { key, _ in key.credential.utf8.count + 256 }
         layouts = StampedMemo(capacity: capacity / 4) { key, layout in key.size + 32 * (layout.sections?.count ?? 0) }
         self.versions = versions
     }
@@ -191,6 +191,24 @@ final class PageMemos: Sendable {
         basis.add(stamp)
         for (key, version) in stamp?.versions ?? [] { versions.received(key, version: version) }
         memo.keep(value, basis: basis, for: key)
+    }
+}
+
+/// What a visit is kept under: the credential, and whether the check
+/// renews the session. Hashed with `QuickHash` and compared by bytes, as
+/// `AnswerKey` is: every page made and every change to a live stream looks
+/// one up.
+struct VisitKey: Hashable, Sendable {
+    let credential: String
+    let renewing: Bool
+
+    static func == (a: VisitKey, b: VisitKey) -> Bool { a.renewing == b.renewing && QuickHash.sameBytes(a.credential, b.credential) }
+
+    func hash(into hasher: inout Hasher) {
+        var quick = QuickHash()
+        quick.add(credential)
+        quick.add(renewing ? 1 : 0)
+        hasher.combine(quick.value)
     }
 }
 

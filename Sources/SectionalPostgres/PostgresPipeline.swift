@@ -61,7 +61,7 @@ public final class PostgresPipeline: StatementPipeline {
         try sectional_libpq.refuseNUL(in: parameters)
         let statement = PipelinedStatement(sql: sql, parameters: parameters)
         return try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { continuation in
+            try await withUnsafeThrowingContinuation { continuation in
                 statement.answer.wait(with: continuation)
                 handOver(statement)
             }

@@ -2,11 +2,12 @@ import Synchronization
 
 /// The caller's continuation, resumed once: by the work, or by cancellation
 /// first, whichever comes first; a result that arrives before the
-/// continuation is kept for it.
+/// continuation is kept for it. Unchecked, since the state resumes it once:
+/// a checked continuation allocates a record per statement.
 package final class Answer<T: Sendable>: Sendable {
     private enum State {
         case empty
-        case waiting(CheckedContinuation<T, any Error>)
+        case waiting(UnsafeContinuation<T, any Error>)
         case ready(Result<T, any Error>)
         case resumed
     }
@@ -15,7 +16,7 @@ package final class Answer<T: Sendable>: Sendable {
 
     package init() {}
 
-    package func wait(with continuation: CheckedContinuation<T, any Error>) {
+    package func wait(with continuation: UnsafeContinuation<T, any Error>) {
         let ready: Result<T, any Error>? = state.withLock { state in
             guard case .ready(let result) = state else {
                 state = .waiting(continuation)
@@ -28,7 +29,7 @@ package final class Answer<T: Sendable>: Sendable {
     }
 
     package func resume(with result: Result<T, any Error>) {
-        let continuation: CheckedContinuation<T, any Error>? = state.withLock { state in
+        let continuation: UnsafeContinuation<T, any Error>? = state.withLock { state in
             switch state {
             case .empty:
                 state = .ready(result)

@@ -114,7 +114,7 @@ public final class ConnectionPool: Sendable {
             work: { connection in answer.resume(with: Result { try body(connection) }) },
             abandon: { error in answer.resume(with: .failure(error)) })
         return try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { continuation in
+            try await withUnsafeThrowingContinuation { continuation in
                 answer.wait(with: continuation)
                 enqueue(job)
             }

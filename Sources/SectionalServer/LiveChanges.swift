@@ -14,7 +14,10 @@ public final class LiveChanges: AsyncSequence, Sendable {
 
     private struct State {
         var queued: [LiveHub.Change] = []
-        var reader: CheckedContinuation<LiveHub.Change?, Never>?
+        /// The waiting reader, resumed once by whoever takes it out under the
+        /// lock. Unchecked: a checked one allocates a record per wait, at
+        /// every change of every stream, and one kept by each idle stream.
+        var reader: UnsafeContinuation<LiveHub.Change?, Never>?
         var finished = false
         var onTermination: (@Sendable () -> Void)?
 
@@ -35,7 +38,7 @@ public final class LiveChanges: AsyncSequence, Sendable {
 
     /// Queues `change`, or hands it to the waiting reader; ignored once finished.
     func yield(_ change: LiveHub.Change) {
-        let reader = state.withLock { state -> CheckedContinuation<LiveHub.Change?, Never>? in
+        let reader = state.withLock { state -> UnsafeContinuation<LiveHub.Change?, Never>? in
             guard !state.finished else { return nil }
             if let reader = state.reader {
                 state.reader = nil
@@ -63,7 +66,7 @@ public final class LiveChanges: AsyncSequence, Sendable {
     private func end(droppingQueued: Bool) {
         let (reader, terminated) = state.withLock { state in
             if droppingQueued { state.queued = [] }
-            guard !state.finished else { return (nil, nil) as (CheckedContinuation<LiveHub.Change?, Never>?, (@Sendable () -> Void)?) }
+            guard !state.finished else { return (nil, nil) as (UnsafeContinuation<LiveHub.Change?, Never>?, (@Sendable () -> Void)?) }
             state.finished = true
             defer { (state.reader, state.onTermination) = (nil, nil) }
             return (state.reader, state.onTermination)
@@ -80,7 +83,7 @@ public final class LiveChanges: AsyncSequence, Sendable {
         }
         if let ready = state.withLock({ $0.takeReady() }) { return ready }
         return await withTaskCancellationHandler {
-            await withCheckedContinuation { (reader: CheckedContinuation<LiveHub.Change?, Never>) in
+            await withUnsafeContinuation { (reader: UnsafeContinuation<LiveHub.Change?, Never>) in
                 let ready = state.withLock { state -> LiveHub.Change?? in
                     guard let ready = state.takeReady() else {
                         state.reader = reader

@@ -127,9 +127,7 @@ struct LiveStream<Page: ComposedPage>: Sendable {
                     nudgeAsked = true
                     continue
                 }
-                let due = keys.indices.filter { behind[$0] }
-                behind = Array(repeating: false, count: keys.count)
-                let stillThere = await send(due, sent: &versions, into: writer)
+                let stillThere = await send(&behind, sent: &versions, into: writer)
                 if !stillThere { break }
             }
             subscription.end()
@@ -269,10 +267,13 @@ struct LiveStream<Page: ComposedPage>: Sendable {
             return (event, true)
         }
 
-        /// Renders the sections at `due` (places in `keys`) for the stream's
-        /// visitor and sends each as an event. `false` when the visitor is gone.
-        private func send(_ due: [Int], sent: inout [Int], into writer: ResponseBodyWriter) async -> Bool {
-            guard !due.isEmpty else { return true }
+        /// Renders the sections marked `due` (by their places in `keys`) for
+        /// the stream's visitor, sends each as an event and clears its mark.
+        /// `false` when the visitor is gone. Marks, not a list of places: no
+        /// array is made at each change of each stream.
+        private func send(_ due: inout [Bool], sent: inout [Int], into writer: ResponseBodyWriter) async -> Bool {
+            let dueCount = due.count(where: \.self)
+            guard dueCount > 0 else { return true }
             // The visitor checked again: signed out or expired, the stream ends.
             guard let visit = await visit() else { return false }
             // One changed card of those the stream opened with, the usual case: its event is made once
@@ -280,13 +281,13 @@ struct LiveStream<Page: ComposedPage>: Sendable {
             var claim: (card: Card, version: Int, id: String)?
             var madeForClaim: [UInt8]?
             defer { if let claim { claim.card.finish(at: claim.version, id: claim.id, event: madeForClaim) } }
-            if due.count == 1, let card = cards[due[0]] {
-                let index = due[0]
+            if dueCount == 1, let index = due.firstIndex(of: true), let card = cards[index] {
                 let version = version(of: card.keys)
                 let eventID = eventID(sent, sending: index, at: version)
                 switch await card.claim(at: version, id: eventID) {
                 case .made(let event):
                     sent[index] = version
+                    due[index] = false
                     await writer.write(event)
                     return writer.isOpen
                 case .yours:
@@ -295,6 +296,7 @@ struct LiveStream<Page: ComposedPage>: Sendable {
                     if let event = keptEvent(keys[index].id, card, at: version, id: eventID) {
                         madeForClaim = event
                         sent[index] = version
+                        due[index] = false
                         await writer.write(event)
                         return writer.isOpen
                     }
@@ -304,8 +306,10 @@ struct LiveStream<Page: ComposedPage>: Sendable {
             // A fresh tree, as a request would build it.
             guard let context = await context(of: visit) else { return false }
             // One changed card, the usual case: its section alone is made, not the whole page's.
-            let controller = routes.makePage(plan: plan, context: context, only: due.count == 1 ? keys[due[0]].id : nil)
-            for index in due {
+            let only = dueCount == 1 ? due.firstIndex(of: true).map { keys[$0].id } : nil
+            let controller = routes.makePage(plan: plan, context: context, only: only)
+            for index in keys.indices where due[index] {
+                due[index] = false
                 let id = keys[index].id
                 guard let section = controller.children.first(where: { $0.id == id }) else { continue }
                 // The version read as the tree was made: a card served as kept was kept at it, not at a newer one.

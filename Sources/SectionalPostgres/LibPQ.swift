@@ -16,6 +16,7 @@ enum LibPQ {
         let functions = sectional_libpq_open(soname, &error)
         guard let error else { return .success(functions) }
         // 08001: the client could not establish the connection, as PostgreSQL names it.
-        return .failure(SQLError(code: "08001", message: "PostgreSQL needs \(soname) (Debian's libpq5): \(String(cString: error))"))
+        let reason = String(cString: error)
+        return .failure(SQLError(code: "08001", message: "PostgreSQL needs \(soname) of libpq 14 or later (Debian's libpq5): \(reason)"))
     }
 }

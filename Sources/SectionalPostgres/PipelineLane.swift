@@ -68,7 +68,11 @@ final class PipelineLane {
     }
 
     /// The connection's socket; `nil` while it connects again.
-    var socket: Int32? { connection.map { pq.PQsocket($0) } }
+    var socket: Int32? {
+        guard let connection else { return nil }
+        let socket = pq.PQsocket(connection)
+        return socket < 0 ? nil : socket
+    }
 
     /// Adds a statement to send with the next `sendAdded()`.
     func add(_ statement: PipelinedStatement) {
@@ -111,8 +115,13 @@ final class PipelineLane {
             let result = pq.PQgetResult(connection)
             switch owed[owedStart] {
             case .sync:
-                // A sync point's result is never followed by a NULL.
+                // A sync point's result is never followed by a NULL; anything else there means the
+                // answers no longer match what was sent.
                 guard let result else { return finished + breakConnection() }
+                guard pq.PQresultStatus(result) == PGRES_PIPELINE_SYNC else {
+                    pq.PQclear(result)
+                    return finished + breakConnection()
+                }
                 pq.PQclear(result)
                 preparationError = nil
                 owedStart += 1
@@ -142,11 +151,12 @@ final class PipelineLane {
 
     /// Cancels the statement running on the server when its caller has
     /// stopped waiting; again every 100 ms while it still runs.
-    /// - Returns: whether such a statement is still owed.
+    /// - Returns: whether an abandoned statement is still owed: one behind
+    ///   others is cancelled once it is first.
     func cancelAbandonedStatement() -> Bool {
-        guard connection != nil, firstStatement?.abandoned == true else { return false }
+        guard connection != nil, owedStatements.contains(where: \.abandoned) else { return false }
         let now = DispatchTime.now().uptimeNanoseconds
-        guard now - lastCancel > 100_000_000, let handle = cancel?.handle else { return true }
+        guard firstStatement?.abandoned == true, now - lastCancel > 100_000_000, let handle = cancel?.handle else { return true }
         lastCancel = now
         var message = [CChar](repeating: 0, count: 256)
         _ = pq.PQcancel(handle, &message, Int32(message.count))
@@ -203,8 +213,13 @@ final class PipelineLane {
         }
     }
 
-    /// A statement's result, the first one kept (libpq may add an error after a result).
+    /// A statement's result. An error wins over a result before it, as
+    /// libpq may add one; otherwise the first is kept.
     private func keep(_ result: OpaquePointer) {
+        if case .success(let earlier) = pending, pq.PQresultStatus(result) == PGRES_FATAL_ERROR {
+            pq.PQclear(earlier)
+            pending = nil
+        }
         guard pending == nil else { return pq.PQclear(result) }
         guard pq.PQresultStatus(result) != PGRES_PIPELINE_ABORTED else {
             pq.PQclear(result)
@@ -221,10 +236,13 @@ final class PipelineLane {
         switch pending {
         case .success(let result):
             let rows = Result { () throws(SQLError) in try pq.rows(of: result) }
-            // A cancel meant for the statement before it, which had ended; or its
-            // preparation, sent with an earlier caller's, failed: prepared again, it says why.
-            return (statement, rows, cancelledLately && rows.failed(as: "57014") || rows.failed(as: "26000"))
-        case .failure(let error): return (statement, .failure(error), error.code == Self.abortedCode)
+            // Its preparation, sent with an earlier caller's, failed: prepared again, it says why.
+            let unprepared = rows.failed(as: "26000")
+            if unprepared { prepared[statement.sql] = nil }
+            return (statement, rows, cancelledLately && rows.failed(as: "57014") || unprepared)
+        case .failure(let error):
+            // Aborted by another statement's failure, or its preparation stopped by a cancel meant for another.
+            return (statement, .failure(error), error.code == Self.abortedCode || cancelledLately && error.code == "57014")
         case nil: return (statement, .failure(Self.lost), false)
         }
     }

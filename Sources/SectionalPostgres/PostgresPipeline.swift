@@ -67,7 +67,7 @@ public final class PostgresPipeline: StatementPipeline {
             }
         } onCancel: {
             statement.abandon()
-            abandonments.store(true, ordering: .releasing)
+            abandonments.store(true, ordering: .sequentiallyConsistent)
             wakeIfWaiting()
         }
     }
@@ -105,9 +105,12 @@ public final class PostgresPipeline: StatementPipeline {
         while let statements = takeHandedOver() {
             lanes.forEach { $0.adoptReconnection() }
             send(statements, over: lanes)
-            // About to wait: a caller handing over from now on wakes this thread.
+            if abandonments.exchange(false, ordering: .sequentiallyConsistent) || abandonedOwed {
+                abandonedOwed = lanes.map { $0.cancelAbandonedStatement() }.contains(true)
+            }
+            // About to wait: a caller handing over or giving up from now on wakes this thread.
             threadWaits.store(true, ordering: .sequentiallyConsistent)
-            guard handedOver.withLock({ $0.statements.isEmpty && !$0.closed }) else {
+            guard handedOver.withLock({ $0.statements.isEmpty && !$0.closed }), !abandonments.load(ordering: .sequentiallyConsistent) else {
                 threadWaits.store(false, ordering: .relaxed)
                 continue
             }
@@ -125,9 +128,6 @@ public final class PostgresPipeline: StatementPipeline {
             if descriptors[0].revents != 0 { wake.drain() }
             for (lane, descriptor) in zip(polled, descriptors.dropFirst()) where descriptor.revents != 0 {
                 answer(lane.readAnswers(), over: lanes)
-            }
-            if abandonments.exchange(false, ordering: .acquiring) || abandonedOwed {
-                abandonedOwed = lanes.map { $0.cancelAbandonedStatement() }.contains(true)
             }
         }
         lanes.forEach { $0.close() }

@@ -38,7 +38,9 @@ struct PipelineTests {
     func failureStaysWithItsStatement() async throws {
         let pool = try await TestDatabase.pool(.postgres, size: 1)
         defer { pool.close() }
-        // Behind a slow statement, the rest queue up and go out together, so failures share their writes.
+        // Sixty callers at once: the pipeline's thread takes what was handed over since it last looked, so
+        // statements go out many to a write and share its sync point, and a failure aborts the others sent
+        // with it (taking out the resending fails this test).
         async let slow = pool.query("SELECT pg_sleep(0.3)")
         let results = await withTaskGroup(of: (Int, Result<Int, SQLError>).self) { group in
             for caller in 0..<60 {
@@ -87,21 +89,22 @@ struct PipelineTests {
         #expect(start.duration(to: clock.now) < .seconds(15), "the cancelled statement ran on")
     }
 
-    @Test("Connections the server ends are made again: statements in flight fail with a clear error, later ones are answered")
+    @Test("Connections the server ends are made again: a statement in flight fails with the server's reason, later ones are answered")
     func reconnectsAfterTheServerEndsItsConnections() async throws {
-        let location = try await TestDatabase.newLocation(.postgres)
-        guard case .postgres(let url) = location else { return }
-        let pool = try await ConnectionPool.opening(
-            size: 1, dialect: .postgres, pipeline: { () throws(SQLError) in try PostgresPipeline(url: url, connections: 2) }
-        ) { () throws(SQLError) in try PostgresConnection(url: url) }
+        let (pool, url) = try await Self.pipelinedPool(connections: 2)
         defer { pool.close() }
         #expect(try await pool.query("SELECT 1")[0].int(0) == 1)
+        let inFlight = Task { try await pool.query("SELECT pg_sleep(30)") }
+        try await Self.whenRunning("SELECT pg_sleep(30)", on: url)
         let ended = try await onOwnThread {
             try PostgresConnection(url: url).query(
                 "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()",
                 [])[0].int(0)
         }
         #expect(ended >= 2)
+        // The connection's end as the server words it (57P01), or as libpq does (08006); never a hang.
+        let lost = await #expect(throws: SQLError.self) { try await inFlight.value }
+        #expect(lost?.code == "57P01" || lost?.code == "08006", "\(String(describing: lost))")
         var failures: [SQLError] = []
         let clock = ContinuousClock()
         let deadline = clock.now.advanced(by: .seconds(20))
@@ -116,8 +119,21 @@ struct PipelineTests {
             }
         }
         #expect(try await pool.query("SELECT 2")[0].int(0) == 2, "never answered again after \(failures.count) failures")
-        // The connection's end as the server words it (57P01), or as libpq does (08006).
         #expect(failures.allSatisfy { $0.code == "57P01" || $0.code == "08006" }, "\(failures)")
+    }
+
+    @Test("Closing the pool answers a statement in flight with a clear error, and does not wait for it")
+    func closeAnswersWhatIsInFlight() async throws {
+        let (pool, url) = try await Self.pipelinedPool(connections: 1)
+        let inFlight = Task { try await pool.query("SELECT pg_sleep(30)") }
+        try await Self.whenRunning("SELECT pg_sleep(30)", on: url)
+        let clock = ContinuousClock()
+        let start = clock.now
+        try await onOwnThread { pool.close() }
+        let error = await #expect(throws: SQLError.self) { try await inFlight.value }
+        #expect(error?.code == "closed")
+        // Well short of pg_sleep's 30 s, and loose for a busy machine.
+        #expect(start.duration(to: clock.now) < .seconds(15), "closing waited for the statement")
     }
 
     @Test("After the pool closes, a read fails with a clear error; a text with a NUL is refused, never cut")
@@ -129,6 +145,32 @@ struct PipelineTests {
         pool.close()
         let error = await #expect(throws: SQLError.self) { try await pool.query("SELECT 1") }
         #expect(error?.code == "closed")
+    }
+
+    /// A pool on a new database whose reads go through a pipeline of `connections` connections.
+    static func pipelinedPool(connections: Int) async throws -> (ConnectionPool, url: String) {
+        let location = try await TestDatabase.newLocation(.postgres)
+        guard case .postgres(let url) = location else { preconditionFailure("a PostgreSQL location") }
+        let pool = try await ConnectionPool.opening(
+            size: 1, dialect: .postgres, pipeline: { () throws(SQLError) in try PostgresPipeline(url: url, connections: connections) }
+        ) { () throws(SQLError) in try PostgresConnection(url: url) }
+        return (pool, url)
+    }
+
+    /// Returns once the server runs `sql` on the database at `url`: the gate a test waits at
+    /// before acting on a statement in flight.
+    static func whenRunning(_ sql: String, on url: String) async throws {
+        let running = try await onOwnThread { () -> Bool in
+            let watcher = try PostgresConnection(url: url)
+            for _ in 0..<1_000 {
+                let count = try watcher.query("SELECT count(*) FROM pg_stat_activity WHERE query = $1 AND state = 'active'", [.text(sql)])[0].int(0)
+                if count > 0 { return true }
+                // Waits for the server, which a test clock cannot move.
+                usleep(20_000)
+            }
+            return false
+        }
+        #expect(running, "the server never ran \(sql)")
     }
 }
 

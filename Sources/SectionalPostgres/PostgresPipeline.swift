@@ -30,6 +30,9 @@ public final class PostgresPipeline: StatementPipeline {
     private let abandonments = Atomic<Bool>(false)
     private let wake: WakeSignal
     private let threadEnded = DispatchSemaphore(value: 0)
+    /// Statements written to a connection so far, resends included: what a
+    /// test waits for before acting on a statement the server holds.
+    let statementsSent = Atomic<Int>(0)
 
     /// Opens `connections` connections to `url` and starts the thread that drives them.
     /// - Throws: `SQLError` when a connection cannot be made; none is left open.
@@ -159,6 +162,7 @@ public final class PostgresPipeline: StatementPipeline {
             chosen.add(statement)
         }
         lanes.forEach { $0.sendAdded() }
+        statementsSent.add(statements.count, ordering: .releasing)
     }
 
     /// How many times a statement is sent again at most.

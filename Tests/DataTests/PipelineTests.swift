@@ -1,8 +1,9 @@
 import Foundation
-import SectionalPostgres
 import SectionalSQL
 import SectionalTesting
 import Testing
+
+@testable import SectionalPostgres
 
 /// `ConnectionPool.query` on PostgreSQL: statements of many callers share
 /// a few pipelined connections.
@@ -87,6 +88,28 @@ struct PipelineTests {
         #expect(answer == 42)
         // Well short of pg_sleep's 30 s, and loose for a busy machine.
         #expect(start.duration(to: clock.now) < .seconds(15), "the cancelled statement ran on")
+    }
+
+    @Test("A cancelled statement queued behind a running one is stopped on the server once it runs")
+    func cancelBehindAnother() async throws {
+        let location = try await TestDatabase.newLocation(.postgres)
+        guard case .postgres(let url) = location else { preconditionFailure("a PostgreSQL location") }
+        let pipeline = try await onOwnThread { try PostgresPipeline(url: url, connections: 1) }
+        defer { pipeline.close() }
+        let first = Task { try await pipeline.rows("SELECT pg_sleep(0.5)", []) }
+        try await Self.whenRunning("SELECT pg_sleep(0.5)", on: url)
+        let second = Task { try await pipeline.rows("SELECT pg_sleep(30)", []) }
+        // Written to the one connection, behind the first: only then is its cancel the server's business.
+        while pipeline.statementsSent.load(ordering: .acquiring) < 2 { await Task.yield() }
+        second.cancel()
+        await #expect(throws: CancellationError.self) { try await second.value }
+        _ = try await first.value
+        let clock = ContinuousClock()
+        let start = clock.now
+        // This waits behind the cancelled statement until the server stops it.
+        #expect(try await pipeline.rows("SELECT 41 + 1", [])[0].int(0) == 42)
+        // Well short of pg_sleep's 30 s, and loose for a busy machine.
+        #expect(start.duration(to: clock.now) < .seconds(15), "the cancelled statement ran on once it was first")
     }
 
     @Test("Connections the server ends are made again: a statement in flight fails with the server's reason, later ones are answered")

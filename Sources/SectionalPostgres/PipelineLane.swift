@@ -154,7 +154,7 @@ final class PipelineLane {
     /// - Returns: whether an abandoned statement is still owed: one behind
     ///   others is cancelled once it is first.
     func cancelAbandonedStatement() -> Bool {
-        guard connection != nil, owedStatements.contains(where: \.abandoned) else { return false }
+        guard connection != nil, owesAbandonedStatement else { return false }
         let now = DispatchTime.now().uptimeNanoseconds
         guard firstStatement?.abandoned == true, now - lastCancel > 100_000_000, let handle = cancel?.handle else { return true }
         lastCancel = now
@@ -174,7 +174,7 @@ final class PipelineLane {
         reconnection.close()
         let failed = owedStatements + added
         dropConnection()
-        for statement in failed { statement.fail(SQLError.closed) }
+        for statement in failed { statement.fail(SQLError.poolClosed) }
     }
 
     // MARK: Sending and reading
@@ -252,6 +252,13 @@ final class PipelineLane {
         return nil
     }
 
+    private var owesAbandonedStatement: Bool {
+        owed[owedStart...].contains { owed in
+            guard case .statement(let statement) = owed else { return false }
+            return statement.abandoned
+        }
+    }
+
     private var owedStatements: [PipelinedStatement] {
         owed[owedStart...].compactMap { owed in
             guard case .statement(let statement) = owed else { return nil }
@@ -318,53 +325,11 @@ final class PipelineLane {
         return Connection(pointer: made, finish: pq.PQfinish)
     }
 
-    private static let notConnected = SQLError(code: "08006", message: "no connection to PostgreSQL: reconnecting")
+    /// The error of a statement no connection can take now.
+    static let notConnected = SQLError(code: "08006", message: "no connection to PostgreSQL: reconnecting")
     private static let lost = SQLError(code: "08006", message: "PostgreSQL sent no result for the statement")
     private static let abortedCode = "pipeline-aborted"
     private static let aborted = SQLError(code: abortedCode, message: "not run: a statement sent with it failed")
-}
-
-/// A connection made on another thread, handed to the pipeline's thread.
-struct Connection: @unchecked Sendable {
-    let pointer: OpaquePointer
-    let finish: @convention(c) (OpaquePointer?) -> Void
-}
-
-/// A lane's connection being made again on a thread of its own: every half
-/// second until it can, or the lane closes.
-final class Reconnection: Sendable {
-    private let state = Mutex<(made: Connection?, closed: Bool)>((nil, false))
-
-    func connect(then wake: () -> Void, _ make: () throws(SQLError) -> Connection) {
-        while !state.withLock({ $0.closed }) {
-            if let made = try? make() {
-                let kept = state.withLock { state in
-                    guard !state.closed else { return false }
-                    state.made = made
-                    return true
-                }
-                if kept { wake() } else { made.finish(made.pointer) }
-                return
-            }
-            usleep(500_000)
-        }
-    }
-
-    func take() -> Connection? {
-        state.withLock { state in
-            defer { state.made = nil }
-            return state.made
-        }
-    }
-
-    func close() {
-        let made = state.withLock { state in
-            state.closed = true
-            defer { state.made = nil }
-            return state.made
-        }
-        if let made { made.finish(made.pointer) }
-    }
 }
 
 extension Result<[SQLRow], SQLError> {
@@ -374,9 +339,4 @@ extension Result<[SQLRow], SQLError> {
         guard case .failure(let error) = self else { return false }
         return error.code == code
     }
-}
-
-extension SQLError {
-    /// The error of a statement given to a pipeline after it closed.
-    static let closed = SQLError(code: "closed", message: "the database pipeline is closed")
 }

@@ -30,7 +30,7 @@ public final class PostgresPipeline: StatementPipeline {
     private let abandonments = Atomic<Bool>(false)
     private let wake: WakeSignal
     private let threadEnded = DispatchSemaphore(value: 0)
-    /// Statements written to a connection so far, resends included: what a
+    /// Statements given to a connection so far, resends included: what a
     /// test waits for before acting on a statement the server holds.
     let statementsSent = Atomic<Int>(0)
 
@@ -91,7 +91,7 @@ public final class PostgresPipeline: StatementPipeline {
             state.statements.append(statement)
             return true
         }
-        guard accepted else { return statement.fail(SQLError.closed) }
+        guard accepted else { return statement.fail(SQLError.poolClosed) }
         wakeIfWaiting()
     }
 
@@ -144,7 +144,7 @@ public final class PostgresPipeline: StatementPipeline {
             return (state.statements, state.closed)
         }
         guard closed else { return statements }
-        for statement in statements { statement.fail(SQLError.closed) }
+        for statement in statements { statement.fail(SQLError.poolClosed) }
         return nil
     }
 
@@ -156,13 +156,13 @@ public final class PostgresPipeline: StatementPipeline {
             var chosen: PipelineLane?
             for lane in lanes where lane.socket != nil && lane.inFlight < chosen?.inFlight ?? .max { chosen = lane }
             guard let chosen else {
-                statement.fail(SQLError(code: "08006", message: "no connection to PostgreSQL: reconnecting"))
+                statement.fail(PipelineLane.notConnected)
                 continue
             }
             chosen.add(statement)
+            statementsSent.add(1, ordering: .releasing)
         }
         lanes.forEach { $0.sendAdded() }
-        statementsSent.add(statements.count, ordering: .releasing)
     }
 
     /// How many times a statement is sent again at most.

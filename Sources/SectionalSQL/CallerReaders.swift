@@ -120,5 +120,5 @@ private final class ThreadReaderTable {
 
 extension SQLError {
     /// The error of work given to a pool after it closed.
-    static let poolClosed = SQLError(code: "closed", message: "the database pool is closed")
+    package static let poolClosed = SQLError(code: "closed", message: "the database pool is closed")
 }

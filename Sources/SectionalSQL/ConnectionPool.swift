@@ -146,9 +146,9 @@ public final class ConnectionPool: Sendable {
     /// Runs one statement that only reads, and returns its rows: on the
     /// calling thread with its read connection when the pool has readers
     /// (SQLite), through the pipeline when it has one (PostgreSQL: the
-    /// statement is sent from the calling thread, beside other callers',
-    /// with no pool thread woken), else on a pool thread. Several statements
-    /// that must see one snapshot go in one `read(_:)` instead.
+    /// statement goes out beside other callers', in one write, with no pool
+    /// thread woken), else on a pool thread. Several statements that must
+    /// see one snapshot go in one `read(_:)` instead.
     /// - Throws: the statement's `SQLError`; `CancellationError` when the calling task is cancelled first.
     public func query(_ sql: String, _ parameters: [SQLValue] = []) async throws -> [SQLRow] {
         readsAsked.add(1, ordering: .relaxed)

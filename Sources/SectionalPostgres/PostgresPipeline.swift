@@ -21,7 +21,7 @@ import Synchronization
 ///
 /// A caller cancelled is answered at once; its statement is cancelled on
 /// the server once it runs there.
-public final class PostgresPipeline: StatementPipeline {
+public final class PostgresPipeline: StatementPipeline, BurstPipeline {
     /// Statements handed over and not yet taken by the pipeline's thread.
     private let handedOver = Mutex<(statements: [PipelinedStatement], closed: Bool)>(([], false))
     /// Whether the pipeline's thread is about to wait, or waits: a caller then wakes it.
@@ -33,6 +33,8 @@ public final class PostgresPipeline: StatementPipeline {
     /// Statements given to a connection so far, resends included: what a
     /// test waits for before acting on a statement the server holds.
     let statementsSent = Atomic<Int>(0)
+    /// Hand-overs so far, each of one or more statements: what a test counts a burst by.
+    let handOvers = Atomic<Int>(0)
 
     /// Opens `connections` connections to `url` and starts the thread that drives them.
     /// - Throws: `SQLError` when a connection cannot be made; none is left open.
@@ -86,12 +88,23 @@ public final class PostgresPipeline: StatementPipeline {
     }
 
     private func handOver(_ statement: PipelinedStatement) {
+        if StatementBurst.keep(statement, for: self) { return }
+        handOver(CollectionOfOne(statement))
+    }
+
+    package func handOver(kept statements: [AnyObject]) {
+        // Only this pipeline keeps statements for itself, and only its own.
+        handOver(statements.lazy.map { unsafeDowncast($0, to: PipelinedStatement.self) })
+    }
+
+    private func handOver(_ statements: some Collection<PipelinedStatement>) {
         let accepted = handedOver.withLock { state in
             guard !state.closed else { return false }
-            state.statements.append(statement)
+            state.statements.append(contentsOf: statements)
             return true
         }
-        guard accepted else { return statement.fail(SQLError.poolClosed) }
+        guard accepted else { return statements.forEach { $0.fail(SQLError.poolClosed) } }
+        handOvers.add(1, ordering: .relaxed)
         wakeIfWaiting()
     }
 

@@ -1,4 +1,5 @@
 import Sectional
+import SectionalSQL
 
 /// How pages load and send their sections.
 public struct PageSettings: Sendable {
@@ -41,6 +42,8 @@ public struct PageSettings: Sendable {
     }
 
     var loadOptions: LoadOptions {
-        LoadOptions(timeout: sectionTimeout, clock: clock, intercept: intercept, diagnosesFailures: diagnosesFailures)
+        LoadOptions(
+            timeout: sectionTimeout, clock: clock, intercept: intercept, diagnosesFailures: diagnosesFailures,
+            startingTogether: { StatementBurst.together($0) })
     }
 }

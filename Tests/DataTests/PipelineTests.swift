@@ -170,6 +170,44 @@ struct PipelineTests {
         #expect(error?.code == "closed")
     }
 
+    @Test("Reads started one after another in a burst reach the pipeline in one hand-over, at its end; without one, one each")
+    func burstHandsOverOnce() async throws {
+        let location = try await TestDatabase.newLocation(.postgres)
+        guard case .postgres(let url) = location else { preconditionFailure("a PostgreSQL location") }
+        let pipeline = try await onOwnThread { try PostgresPipeline(url: url, connections: 2) }
+        defer { pipeline.close() }
+        // Each read runs on this thread until it waits for its answer, as a page's loads start.
+        func startReads(_ numbers: ClosedRange<Int>) -> [Task<Int, any Error>] {
+            numbers.map { number in Task.immediate { try await pipeline.rows("SELECT CAST($1 AS INTEGER)", [.int(number)])[0].int(0) } }
+        }
+        var reads: [Task<Int, any Error>] = []
+        StatementBurst.together {
+            reads = startReads(1...2)
+            // A burst inside a burst: the outer one hands over.
+            StatementBurst.together { reads += startReads(3...3) }
+            #expect(pipeline.handOvers.load(ordering: .relaxed) == 0, "a statement was handed over before its burst ended")
+        }
+        #expect(pipeline.handOvers.load(ordering: .relaxed) == 1)
+        for (index, read) in reads.enumerated() { #expect(try await read.value == index + 1) }
+
+        let alone = startReads(4...6)
+        #expect(pipeline.handOvers.load(ordering: .relaxed) == 4)
+        for (index, read) in alone.enumerated() { #expect(try await read.value == index + 4) }
+    }
+
+    @Test("A burst's reads on a closed pipeline fail with the pool's clear error")
+    func burstOnClosedPipeline() async throws {
+        let location = try await TestDatabase.newLocation(.postgres)
+        guard case .postgres(let url) = location else { preconditionFailure("a PostgreSQL location") }
+        let pipeline = try await onOwnThread { try PostgresPipeline(url: url, connections: 1) }
+        try await onOwnThread { pipeline.close() }
+        var read: Task<[SQLRow], any Error>?
+        StatementBurst.together { read = Task.immediate { try await pipeline.rows("SELECT 1", []) } }
+        let error = await #expect(throws: SQLError.self) { try await read?.value }
+        #expect(error?.code == "closed")
+        #expect(pipeline.handOvers.load(ordering: .relaxed) == 0)
+    }
+
     /// A pool on a new database whose reads go through a pipeline of `connections` connections.
     static func pipelinedPool(connections: Int) async throws -> (ConnectionPool, url: String) {
         let location = try await TestDatabase.newLocation(.postgres)

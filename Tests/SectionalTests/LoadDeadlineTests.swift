@@ -1,4 +1,5 @@
 import SectionalTesting
+import Synchronization
 import Testing
 
 @testable import Sectional
@@ -137,6 +138,40 @@ struct LoadDeadlineTests {
         let html = page.render()
         #expect(html.contains("balances data") && html.contains("credit-score data"))
         #expect(!html.contains("alerts data"))
+    }
+
+    @Test("Loads that wait all start inside one call of startingTogether, where a data layer sends their statements at once")
+    func waitingLoadsStartTogether() async {
+        let clock = TestClock()
+        let starting = Mutex(false)
+        let calls = LoadCounter()
+        let startedInside = IDRecorder()
+        let page = StackPageController(id: "page", title: "Page")
+        for id: SectionID in ["balances", "alerts", "credit-score"] {
+            page.addChild(
+                DeadlineSection(id: id) {
+                    if starting.withLock({ $0 }) { startedInside.record(id) }
+                    try await clock.sleep(for: .milliseconds(10))
+                    return "\(id) data"
+                })
+        }
+        let options = LoadOptions(
+            timeout: .seconds(30), clock: clock,
+            startingTogether: { startLoads in
+                calls.increment()
+                starting.withLock { $0 = true }
+                startLoads()
+                starting.withLock { $0 = false }
+            })
+
+        async let loaded = page.loadTree(options)
+        await clock.advance(by: .milliseconds(10), whenSleepersReach: 4)  // three loads and the deadline watch
+        let report = await loaded
+
+        #expect(calls.increment() == 2, "startingTogether was called once")
+        #expect(startedInside.recorded.sorted() == ["alerts", "balances", "credit-score"])
+        #expect(report.failedIDs.isEmpty)
+        #expect(page.render().contains("credit-score data"))
     }
 
     @Test func progressIsReportedBeforeAndAfterEachLoad() async {

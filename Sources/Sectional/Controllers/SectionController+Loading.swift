@@ -71,28 +71,31 @@ extension SectionController {
         await withTaskGroup(of: [FinishedLoad].self) { group in
             var runner = 0
             // At most a runner a load: each takes at least one, whenever it starts.
-            while claims.hasUnclaimed && runner < pending.count {
-                claims.starting(runner)
-                group.addImmediateTask { [runner] in
-                    var late: [FinishedLoad] = []
-                    var first = true
-                    while let index = claims.claim(by: runner, first: first) {
-                        first = false
-                        let started = clock.now
-                        cutter.begin(index, at: start.duration(to: started))
-                        let result: Result<any Sendable, any Error>
-                        do { result = .success(try await operations[index]()) } catch { result = .failure(error) }
-                        let cut = cutter.end(index)
-                        let finished = FinishedLoad(index: index, result: result, duration: started.duration(to: clock.now), cut: cut)
-                        if !claims.keepAtOnce(finished, by: runner) { late.append(finished) }
-                        // Its task is cancelled now: the loads left need a runner of their own.
-                        if cut { break }
+            func startRunners() {
+                while claims.hasUnclaimed && runner < pending.count {
+                    claims.starting(runner)
+                    group.addImmediateTask { [runner] in
+                        var late: [FinishedLoad] = []
+                        var first = true
+                        while let index = claims.claim(by: runner, first: first) {
+                            first = false
+                            let started = clock.now
+                            cutter.begin(index, at: start.duration(to: started))
+                            let result: Result<any Sendable, any Error>
+                            do { result = .success(try await operations[index]()) } catch { result = .failure(error) }
+                            let cut = cutter.end(index)
+                            let finished = FinishedLoad(index: index, result: result, duration: started.duration(to: clock.now), cut: cut)
+                            if !claims.keepAtOnce(finished, by: runner) { late.append(finished) }
+                            // Its task is cancelled now: the loads left need a runner of their own.
+                            if cut { break }
+                        }
+                        return late
                     }
-                    return late
+                    claims.returned()
+                    runner += 1
                 }
-                claims.returned()
-                runner += 1
             }
+            if let startingTogether = options.startingTogether { startingTogether(startRunners) } else { startRunners() }
             let atOnce = claims.takeAtOnce()
             // When every load finished at once, progress is reported once, after
             // all are delivered: a page renders whole instead of card by card.
@@ -268,15 +271,21 @@ public struct LoadOptions: Sendable {
     /// the load's time, the error) in `failureDiagnosis`, and shows it below
     /// its fallback.
     public var diagnosesFailures: Bool
+    /// Runs the start of loads that start together (its argument, on the
+    /// calling thread): a data layer that hands its statements to a thread
+    /// of its own can send them at once when it returns
+    /// (`StatementBurst.together` in SectionalSQL). `nil`: nothing around.
+    public var startingTogether: (@Sendable (_ startLoads: () -> Void) -> Void)?
 
     /// Options with a default deadline of `timeout`, measured on `clock`, and no wrapper unless given.
     public init(
         timeout: Duration = .seconds(1), clock: any Clock<Duration> = DeadlineClock(), intercept: LoadInterceptor? = nil,
-        diagnosesFailures: Bool = false
+        diagnosesFailures: Bool = false, startingTogether: (@Sendable (_ startLoads: () -> Void) -> Void)? = nil
     ) {
         self.timeout = timeout
         self.clock = clock
         self.intercept = intercept
         self.diagnosesFailures = diagnosesFailures
+        self.startingTogether = startingTogether
     }
 }

@@ -80,22 +80,39 @@ public struct HTTPHeaders: Sendable, Sequence, ExpressibleByDictionaryLiteral {
         bytes.append(0)
     }
 
+    /// Makes room for `fields` more fields of `bytes` bytes in all: the
+    /// fields added to a copy of a site's headers then go in without the
+    /// copy growing twice, and the copy is made once, here.
+    public mutating func makeRoom(forFields fields: Int, bytes byteCount: Int) {
+        reserveCapacity(spans.count + fields, bytes: bytes.count + byteCount)
+    }
+
     /// Removes every field of that name.
     public mutating func remove(_ name: String) {
         var name = name
-        // Setting a field that is not there yet (most are not) makes nothing.
-        let kept: [Span]? = name.withUTF8 { wanted in
-            bytes.withUnsafeBufferPointer { all in
-                spans.contains { Self.names(all, $0, wanted) } ? spans.filter { !Self.names(all, $0, wanted) } : nil
+        name.withUTF8 { wanted in
+            // Setting a field that is not there yet (most are not) changes nothing.
+            guard let first = bytes.withUnsafeBufferPointer({ all in spans.firstIndex { Self.names(all, $0, wanted) } }) else { return }
+            // The fields after it move down in place, in both arrays: no new headers are made.
+            var keptSpans = first
+            var keptBytes = Int(spans[first].start)
+            for index in first..<spans.count {
+                let span = spans[index]
+                let isNamed = bytes.withUnsafeBufferPointer { Self.names($0, span, wanted) }
+                guard !isNamed else { continue }
+                let length = Int(span.nameCount) + Int(span.valueCount) + 2
+                if keptBytes != Int(span.start) {
+                    bytes.withUnsafeMutableBufferPointer { all in
+                        _ = memmove(all.baseAddress! + keptBytes, all.baseAddress! + Int(span.start), length)
+                    }
+                }
+                spans[keptSpans] = Span(start: UInt32(keptBytes), nameCount: span.nameCount, valueCount: span.valueCount)
+                keptSpans += 1
+                keptBytes += length
             }
+            spans.removeSubrange(keptSpans...)
+            bytes.removeSubrange(keptBytes...)
         }
-        guard let kept else { return }
-        var compacted = HTTPHeaders()
-        compacted.reserveCapacity(kept.count, bytes: bytes.count)
-        bytes.withUnsafeBufferPointer { all in
-            for span in kept { compacted.add(name: Self.name(all, span), value: Self.value(all, span)) }
-        }
-        self = compacted
     }
 
     /// Lends each field to `body` as C strings, in order.

@@ -12,6 +12,8 @@ extension PageRoutes {
     /// names the fields that say so.
     func validated(_ response: consuming Response, for request: Request, varying: String = "Cookie") -> Response {
         guard response.status == .ok else { return consume response }  // `Response` says why
+        // Vary, ETag and a new Cache-Control: the site's headers copied once, with room for them.
+        response.headers.makeRoom(forFields: 3, bytes: 128)
         response.headers.add("Vary", varying)  // the site's headers name none
         return response.validated(for: request, cacheControl: Self.revalidatedCacheControl)
     }

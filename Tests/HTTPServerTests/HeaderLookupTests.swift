@@ -36,6 +36,27 @@ struct HeaderLookupTests {
         #expect(headers.count == 2)
     }
 
+    @Test("Removing fields from a copy of a site's headers moves the rest down whole and leaves the original as it was")
+    func removingFromACopyKeepsTheOriginal() {
+        let site: HTTPHeaders = ["Content-Type": "text/html", "Cache-Control": "no-store", "X-A": "1", "cache-control": "again", "X-B": "22"]
+        var answer = site
+        answer.makeRoom(forFields: 2, bytes: 32)
+        answer["Cache-Control"] = "private, no-cache"
+        answer.add("ETag", "\"abc\"")
+        answer.remove("Not-There")
+        var handed: [String] = []
+        answer.forEachCString { name, value in handed.append(String(cString: name) + ": " + String(cString: value)) }
+        #expect(handed == ["Content-Type: text/html", "X-A: 1", "X-B: 22", "Cache-Control: private, no-cache", "ETag: \"abc\""])
+        #expect(
+            site.map { "\($0.name): \($0.value)" } == [
+                "Content-Type: text/html", "Cache-Control: no-store", "X-A: 1", "cache-control: again", "X-B: 22",
+            ])
+        answer.remove("content-type")
+        answer.remove("ETag")
+        #expect(answer.fields.map(\.name) == ["X-A", "X-B", "Cache-Control"])
+        #expect(answer["x-b"] == "22")
+    }
+
     @Test func aValueIsLentAsItsBytesTheFirstOfItsNameFirst() {
         var headers: HTTPHeaders = ["Accept": "", "Vary": "Cookie"]
         headers.add("vary", "Accept")

@@ -54,9 +54,31 @@ public final class LiveHub: LiveVersionSource {
         /// walking everyone's (opening 10,000 streams of one user walked
         /// 50 million subscriptions, all under the lock).
         var byUser: [String: [Int]] = [:]
+        /// Each key's watchers, by subscription: a change reaches them without
+        /// walking every stream (a change to 10,000 streams' key hashed it
+        /// 10,000 times, under the lock).
+        var byKey: [LiveKey: [Int: LiveChanges]] = [:]
         var nextID = 0
         var versions: [LiveKey: Int] = [:]
         var closed = false
+
+        mutating func add(_ subscriber: Subscriber, id: Int) {
+            subscribers[id] = subscriber
+            byUser[subscriber.user, default: []].append(id)
+            for key in subscriber.keys { byKey[key, default: [:]][id] = subscriber.changes }
+        }
+
+        /// Removes the subscription `id` from every index; `nil` when it is gone already.
+        mutating func remove(_ id: Int) -> Subscriber? {
+            guard let gone = subscribers.removeValue(forKey: id) else { return nil }
+            if let index = byUser[gone.user]?.firstIndex(of: id) { byUser[gone.user]?.remove(at: index) }
+            if byUser[gone.user]?.isEmpty == true { byUser[gone.user] = nil }
+            for key in gone.keys {
+                byKey[key]?[id] = nil
+                if byKey[key]?.isEmpty == true { byKey[key] = nil }
+            }
+            return gone
+        }
     }
 
     private let state = Mutex(State())
@@ -90,13 +112,11 @@ public final class LiveHub: LiveVersionSource {
             // its next heartbeat, and refusing the page in front of them for it would be backwards.
             var evicted: LiveChanges?
             if let theirs = state.byUser[user], theirs.count >= limitPerUser, let oldest = theirs.first {
-                evicted = state.subscribers.removeValue(forKey: oldest)?.changes
-                state.byUser[user]?.removeFirst()
+                evicted = state.remove(oldest)?.changes
             }
             guard state.subscribers.count < limitTotal else { return (nil, evicted) }
             state.nextID += 1
-            state.subscribers[state.nextID] = Subscriber(keys: keys, user: user, session: session, changes: changes)
-            state.byUser[user, default: []].append(state.nextID)
+            state.add(Subscriber(keys: keys, user: user, session: session, changes: changes), id: state.nextID)
             return (state.nextID, evicted)
         }
         evicted?.yield(Change(key: Self.endKey, version: 0))
@@ -211,16 +231,12 @@ public final class LiveHub: LiveVersionSource {
 
     private func deliver(_ change: Change) {
         // Yield outside the lock: a waiting reader may run at once.
-        let watching = state.withLock { state in state.subscribers.values.filter { $0.keys.contains(change.key) }.map(\.changes) }
+        let watching = state.withLock { state in state.byKey[change.key].map { Array($0.values) } ?? [] }
         for changes in watching { changes.yield(change) }
     }
 
     private func unsubscribe(_ id: Int) {
-        state.withLock { state in
-            guard let gone = state.subscribers.removeValue(forKey: id) else { return }
-            if let index = state.byUser[gone.user]?.firstIndex(of: id) { state.byUser[gone.user]?.remove(at: index) }
-            if state.byUser[gone.user]?.isEmpty == true { state.byUser[gone.user] = nil }
-        }
+        state.withLock { state in _ = state.remove(id) }
     }
 }
 

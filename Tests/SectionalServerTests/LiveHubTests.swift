@@ -21,6 +21,24 @@ struct LiveHubTests {
         #expect(hub.version(of: "alerts:1") == 2)
     }
 
+    @Test("A stream watching several keys hears each of them, in order; one watching another key of theirs hears only its own")
+    func severalKeys() async throws {
+        let hub = LiveHub()
+        let page = try #require(hub.subscribe(to: ["alerts:1", "accounts:1"], user: "1", session: "s"))
+        let accounts = try #require(hub.subscribe(to: ["accounts:1"], user: "1", session: "t"))
+        hub.publish("alerts:1")
+        hub.publish("accounts:1")
+        hub.publish("alerts:2")
+        page.end()
+        accounts.end()
+        var heard: [LiveHub.Change] = []
+        for await change in page.changes { heard.append(change) }
+        #expect(heard == [.init(key: "alerts:1", version: 1), .init(key: "accounts:1", version: 1)])
+        var heardByAccounts: [LiveHub.Change] = []
+        for await change in accounts.changes { heardByAccounts.append(change) }
+        #expect(heardByAccounts == [.init(key: "accounts:1", version: 1)])
+    }
+
     @Test("A slow stream keeps the newest changes, not a backlog")
     func boundedQueue() async throws {
         let hub = LiveHub()

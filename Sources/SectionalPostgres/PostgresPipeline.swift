@@ -94,7 +94,7 @@ public final class PostgresPipeline: StatementPipeline, BurstPipeline {
 
     package func handOver(kept statements: [AnyObject]) {
         // Only this pipeline keeps statements for itself, and only its own.
-        handOver(statements.lazy.map { unsafeDowncast($0, to: PipelinedStatement.self) })
+        handOver(statements.lazy.map { $0 as! PipelinedStatement })
     }
 
     private func handOver(_ statements: some Collection<PipelinedStatement>) {

@@ -10,7 +10,10 @@
 /// statement to the pipeline's thread and wake it, and the pipeline would
 /// send them one by one, a write and a sync each. Inside `together`, a
 /// pipeline keeps the statements handed over on this thread and gets them
-/// all at its end, woken once.
+/// all at its end, woken once. A load's work before its first wait holds
+/// back the statements kept before it, so a burst is for loads that reach
+/// their read at once; a statement handed over after a load's first wait
+/// (on whatever thread it resumes) goes at once, as outside a burst.
 public enum StatementBurst {
     /// Runs `startLoads` on this thread, then hands the statements kept
     /// meanwhile to their pipelines. Nested, the outermost one hands them over.
@@ -71,9 +74,10 @@ private final class Burst {
     /// The thread's burst, released when the thread ends.
     private static let key: pthread_key_t = {
         var key = pthread_key_t()
-        pthread_key_create(&key) { stored in
+        let status = pthread_key_create(&key) { stored in
             if let stored { Unmanaged<Burst>.fromOpaque(stored).release() }
         }
+        precondition(status == 0, "no thread-local key for statement bursts (pthread_key_create: \(status))")
         return key
     }()
 }

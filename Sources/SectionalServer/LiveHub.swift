@@ -31,9 +31,9 @@ public final class LiveHub: LiveVersionSource {
     /// Streams all users together may have open.
     public let limitTotal: Int
 
-    /// One stream's subscription. A class: a change to a key thousands of
-    /// streams watch walks them all, and a struct's fields were each
-    /// retained and released on the way.
+    /// One stream's subscription. A class: it is kept in several indexes
+    /// (by id, by user, by key), and a struct's fields were each retained
+    /// and released wherever it was copied.
     private final class Subscriber: Sendable {
         let keys: Set<LiveKey>
         let user: String
@@ -167,6 +167,9 @@ public final class LiveHub: LiveVersionSource {
 
     /// Streams open now.
     public var openStreams: Int { state.withLock { $0.subscribers.count } }
+
+    /// The streams watching `key` now, as the index a change is delivered by holds them.
+    func watchers(of key: LiveKey) -> Int { state.withLock { $0.byKey[key]?.count ?? 0 } }
 
     /// Ends the streams of `session`: it was signed out.
     public func closeSession(_ session: String) {

@@ -1,5 +1,6 @@
-import SectionalServer
 import Testing
+
+@testable import SectionalServer
 
 @Suite("The live hub")
 struct LiveHubTests {
@@ -37,6 +38,27 @@ struct LiveHubTests {
         var heardByAccounts: [LiveHub.Change] = []
         for await change in accounts.changes { heardByAccounts.append(change) }
         #expect(heardByAccounts == [.init(key: "accounts:1", version: 1)])
+    }
+
+    @Test("A stream that leaves, by ending, by eviction past its user's limit or by signing out, leaves no watcher of its keys")
+    func leavingStreamsLeaveNoWatchers() async throws {
+        let hub = LiveHub(limitPerUser: 2, limitTotal: 10)
+        let ended = try #require(hub.subscribe(to: ["alerts:1", "accounts:1"], user: "1", session: "s"))
+        #expect(hub.watchers(of: "alerts:1") == 1 && hub.watchers(of: "accounts:1") == 1)
+        ended.end()
+        for await _ in ended.changes {}
+        #expect(hub.watchers(of: "alerts:1") == 0 && hub.watchers(of: "accounts:1") == 0)
+
+        let oldest = try #require(hub.subscribe(to: ["alerts:1"], user: "1", session: "s"))
+        let second = try #require(hub.subscribe(to: ["alerts:1"], user: "1", session: "t"))
+        let third = try #require(hub.subscribe(to: ["alerts:1"], user: "1", session: "t"))
+        for await _ in oldest.changes {}  // evicted by the third
+        #expect(hub.watchers(of: "alerts:1") == 2)
+        hub.closeSession("t")
+        for await _ in second.changes {}
+        for await _ in third.changes {}
+        #expect(hub.watchers(of: "alerts:1") == 0)
+        #expect(hub.openStreams == 0)
     }
 
     @Test("A slow stream keeps the newest changes, not a backlog")

@@ -95,7 +95,9 @@ extension SectionController {
                     runner += 1
                 }
             }
-            if let startingTogether = options.startingTogether { startingTogether(startRunners) } else { startRunners() }
+            options.startingTogether?(startRunners)
+            // Without a hook, or one that did not start them: they start here (none twice: each is claimed once).
+            startRunners()
             let atOnce = claims.takeAtOnce()
             // When every load finished at once, progress is reported once, after
             // all are delivered: a page renders whole instead of card by card.
@@ -271,10 +273,13 @@ public struct LoadOptions: Sendable {
     /// the load's time, the error) in `failureDiagnosis`, and shows it below
     /// its fallback.
     public var diagnosesFailures: Bool
-    /// Runs the start of loads that start together (its argument, on the
-    /// calling thread): a data layer that hands its statements to a thread
-    /// of its own can send them at once when it returns
-    /// (`StatementBurst.together` in SectionalSQL). `nil`: nothing around.
+    /// Runs the start of loads that start together: it calls its argument
+    /// once, on the calling thread, and returns. A data layer that hands its
+    /// statements to a thread of its own can send them at once when it
+    /// returns (`StatementBurst.together` in SectionalSQL); a load's work
+    /// before its first wait then holds back the statements of the loads
+    /// started before it, so it should be short (a SQLite read is).
+    /// `nil`: nothing around.
     public var startingTogether: (@Sendable (_ startLoads: () -> Void) -> Void)?
 
     /// Options with a default deadline of `timeout`, measured on `clock`, and no wrapper unless given.

@@ -26,9 +26,15 @@ struct LiveStream<Page: ComposedPage>: Sendable {
         // One limit per signed-in user; on a public page, per address for those signed in as nobody.
         let user = visit.name ?? "address " + (request.clientAddress ?? "unknown")
         guard let subscription = hub.subscribe(to: Set(keys.flatMap(\.keys)), user: user, session: visit.session) else {
-            // Stopping: a 503, which a proxy retries on another replica; full: a 429.
-            if hub.isClosed { throw HTTPError(.serviceUnavailable, "This replica is stopping.", headers: ["Retry-After": "1"]) }
-            throw HTTPError(.tooManyRequests, "Too many live pages are open; close some, or reload later.", headers: ["Retry-After": "10"])
+            // Stopping: a 503, which a proxy retries on another replica; full: a 429. Either closes the
+            // connection: a client refused a stream comes back later, and its idle connection would hold
+            // one of the places kept for pages meanwhile.
+            if hub.isClosed {
+                throw HTTPError(.serviceUnavailable, "This replica is stopping.", headers: ["Retry-After": "1", "Connection": "close"])
+            }
+            throw HTTPError(
+                .tooManyRequests, "Too many live pages are open; close some, or reload later.",
+                headers: ["Retry-After": "10", "Connection": "close"])
         }
         hub.keepBeating(every: Self.heartbeat, on: routes.site.settings.clock)
         // The browser's own reconnect sends the header; a stream the page script opens anew, the query item.

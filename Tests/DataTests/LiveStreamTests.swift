@@ -218,12 +218,22 @@ struct LiveStreamTests {
             let samsFirst = try LiveStreamClient(port: port, path: "/feed/live", cookie: sam.cookie!)
             #expect(try await samsFirst.waitFor("retry: 1000"))
             let cookie = sam.cookie!
-            let refused = try await onOwnThread { try RawHTTPClient(port: port).request("/feed/live", headers: ["Cookie: \(cookie)"]) }
+            // Refused, the connection is closed: idle, it would hold a place kept for pages.
+            // Well short of the server's idle timeout, so that only the refusal can close it in time.
+            let (refused, refusedThenClosed) = try await onOwnThread {
+                let client = try RawHTTPClient(port: port, timeout: .seconds(5))
+                return (try client.request("/feed/live", headers: ["Cookie: \(cookie)"]), client.waitForClose())
+            }
             #expect(refused.status == 429, "the server's three streams are open")
             #expect(refused.header("Retry-After") != nil)
+            #expect(refusedThenClosed, "the refused stream's connection stayed open")
             app.hub.closeAll()
-            let stopping = try await onOwnThread { try RawHTTPClient(port: port).request("/feed/live", headers: ["Cookie: \(cookie)"]) }
+            let (stopping, stoppingThenClosed) = try await onOwnThread {
+                let client = try RawHTTPClient(port: port, timeout: .seconds(5))
+                return (try client.request("/feed/live", headers: ["Cookie: \(cookie)"]), client.waitForClose())
+            }
             #expect(stopping.status == 503, "a stopping replica's 503 is retried elsewhere by a proxy")
+            #expect(stoppingThenClosed, "the stopping replica's connection stayed open")
             let alexCookie = alex.cookie!
             let noLive = try await onOwnThread {
                 try RawHTTPClient(port: port).request("/feed/live?sections=checkup", headers: ["Cookie: \(alexCookie)"])

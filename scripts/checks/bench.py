@@ -997,6 +997,11 @@ def most_streams_budgets(most: dict) -> dict:
         "pages_p99_with_most_streams_within_2x": budget(
             most["p99_ratio"] if most["p99_ratio"] is not None else float("inf"), 2, True, "x",
             f"a normal client's /feed p99 with {most['opened']} streams open, against it without them ({p99[0]} ms against {p99[1]})"),
+        # A page refused or dropped is worse than a slow one: every one counts.
+        "pages_served_with_most_streams": budget(
+            most["normal_client_with"]["failures"], 0, True, "failed",
+            f"a normal client's /feed requests not answered 200 with {most['opened']} streams open, of "
+            f"{most['normal_client_with']['requests']} ({'; '.join(sorted(set(most['normal_client_with']['errors']))) or 'none'})"),
     }
 
 

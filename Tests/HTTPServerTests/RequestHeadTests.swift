@@ -13,7 +13,9 @@ import Testing
     func everythingSent(for bytes: String, configuration: ServerConfiguration = .forTests()) async throws -> String {
         try await withLiveServer(LiveRoutes.router(), configuration: configuration) { server in
             try await onOwnThread { [port = server.port] in
-                let client = try RawHTTPClient(port: port, timeout: .seconds(5))
+                // Every head here ends in a close, in milliseconds; the bound is only for a server that never
+                // closes, and 5 s was once too short for a machine busy with the whole suite.
+                let client = try RawHTTPClient(port: port, timeout: .seconds(20))
                 try client.send(bytes + Self.follower)
                 return client.readUntilClosed()
             }

@@ -1,5 +1,6 @@
 import HTTPServer
 import SectionalAccounts
+import SectionalSQL
 
 /// The flags and environment `feed-server` starts with.
 public struct LaunchOptions: Equatable, Sendable {
@@ -243,6 +244,8 @@ public struct LaunchOptions: Equatable, Sendable {
         configuration.requestHeadTimeout = headTimeout
         // Pages keep the connections they always had; the live streams get as many more.
         configuration.connectionLimit += liveStreams
+        // What a request reads before it first waits goes to the database together: one snapshot on SQLite.
+        configuration.startingRequests = { StatementBurst.together($0) }
         return configuration
     }
 }

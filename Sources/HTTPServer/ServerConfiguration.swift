@@ -61,6 +61,12 @@ public struct ServerConfiguration: Sendable {
     public var requestObserver: (@Sendable (CompletedRequest) -> Void)?
     /// How long `stop()` lets requests in flight finish.
     public var shutdownGrace: Duration = .seconds(10)
+    /// Runs the start of each request's answer: it calls its argument once,
+    /// on the server's thread, which answers until the answer first waits.
+    /// A data layer gathers what is read there (`StatementBurst.together`
+    /// in SectionalSQL: one SQLite snapshot for all of a page's reads, and
+    /// PostgreSQL statements sent together). `nil`: nothing around.
+    public var startingRequests: (@Sendable (_ startAnswer: () -> Void) -> Void)?
 
     /// The defaults, safe for the open internet.
     public init() {}

@@ -180,10 +180,14 @@ final class ServerCore: Sendable {
         let handle = ConnectionHandle(pointer: connection)
         state.connection = handle
         let id = state.id
-        let task = Task.immediate { [self] in
-            await Logger.$requestID.withValue(id) { await answerInTask(method, path, by: work, handle: handle, state: state) }
+        func startAnswer() -> Task<Void, Never> {
+            Task.immediate { [self] in
+                await Logger.$requestID.withValue(id) { await answerInTask(method, path, by: work, handle: handle, state: state) }
+            }
         }
-        state.setTask(task)
+        var started: Task<Void, Never>?
+        configuration.startingRequests? { started = startAnswer() }
+        state.setTask(started ?? startAnswer())
         return parkUnlessAnswered(connection, state)
     }
 

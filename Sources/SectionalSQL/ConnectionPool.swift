@@ -140,6 +140,7 @@ public final class ConnectionPool: Sendable {
         try Task.checkCancellation()
         let slot = try readers.slotOfThisThread()
         slot.interrupter.reset()
+        StatementBurst.shareRead(of: slot)
         return try slot.use(body)
     }
 

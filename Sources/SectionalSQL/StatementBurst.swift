@@ -2,28 +2,49 @@
     import Glibc
 #endif
 
-/// Statements handed over one after another on one thread go to the
-/// database together.
+/// Statements made one after another on one thread, before it waits, go to
+/// the database together.
 ///
-/// A page's loads start one after another on the thread that serves it,
-/// each running until its first wait. On PostgreSQL each would hand its
-/// statement to the pipeline's thread and wake it, and the pipeline would
-/// send them one by one, a write and a sync each. Inside `together`, a
-/// pipeline keeps the statements handed over on this thread and gets them
-/// all at its end, woken once. A load's work before its first wait holds
-/// back the statements kept before it, so a burst is for loads that reach
-/// their read at once; a statement handed over after a load's first wait
-/// (on whatever thread it resumes) goes at once, as outside a burst.
+/// A page is answered on the server's thread until it first waits, and
+/// its loads start there one after another, each running until its first
+/// wait. Inside `together`:
+/// - On SQLite, the reads made on this thread share one read transaction
+///   on its connection, begun at the first and ended when `together`
+///   returns: a page's session, layout and sections are read from one
+///   snapshot, and the transaction is begun and ended once instead of at
+///   every statement (its shared-memory lock was also where two threads
+///   reading at once waited for each other).
+/// - On PostgreSQL, each load would hand its statement to the pipeline's
+///   thread and wake it, and the pipeline would send them one by one, a
+///   write and a sync each. A pipeline keeps the statements handed over on
+///   this thread and gets them all at the end, woken once. A load's work
+///   before its first wait holds back the statements kept before it, so a
+///   burst is for loads that reach their read at once.
+///
+/// What runs after a wait (on whatever thread it resumes) is outside the
+/// burst: its reads see the database as it is then, and its statements go
+/// at once.
 public enum StatementBurst {
-    /// Runs `startLoads` on this thread, then hands the statements kept
-    /// meanwhile to their pipelines. Nested, the outermost one hands them over.
-    public static func together(_ startLoads: () -> Void) {
+    /// Runs `body` on this thread, then ends the read transactions begun
+    /// meanwhile and hands the statements kept to their pipelines. Nested,
+    /// the outermost one does.
+    public static func together(_ body: () -> Void) {
         let burst = Burst.ofThisThread
-        guard !burst.isOpen else { return startLoads() }
+        guard !burst.isOpen else { return body() }
         burst.isOpen = true
-        startLoads()
+        body()
         burst.isOpen = false
+        burst.endReads()
         burst.handOverKept()
+    }
+
+    /// Begins a read transaction on `slot`'s connection for the burst open
+    /// on this thread, if one is open and it has none yet.
+    static func shareRead(of slot: ReaderSlot) {
+        guard let burst = Burst.openOnThisThread, !burst.reading.contains(where: { $0 === slot }) else { return }
+        // Not begun (the pool closed meanwhile): each read goes on its own, and fails as it would.
+        guard (try? slot.use { try $0.query("BEGIN", []) }) != nil else { return }
+        burst.reading.append(slot)
     }
 
     /// Keeps `statement` for `pipeline` until the burst open on this thread
@@ -41,10 +62,13 @@ package protocol BurstPipeline: AnyObject {
     func handOver(kept statements: [AnyObject])
 }
 
-/// A thread's burst: whether one is open, and the statements kept in it.
+/// A thread's burst: whether one is open, the statements kept in it and
+/// the connections reading in it.
 private final class Burst {
     var isOpen = false
     var kept: [(pipeline: any BurstPipeline, statement: AnyObject)] = []
+    /// This thread's connections with a read transaction open for the burst.
+    var reading: [ReaderSlot] = []
 
     static var ofThisThread: Burst {
         if let stored = pthread_getspecific(key) { return Unmanaged<Burst>.fromOpaque(stored).takeUnretainedValue() }
@@ -57,6 +81,14 @@ private final class Burst {
         guard let stored = pthread_getspecific(key) else { return nil }
         let burst = Unmanaged<Burst>.fromOpaque(stored).takeUnretainedValue()
         return burst.isOpen ? burst : nil
+    }
+
+    /// Ends each read transaction begun in the burst. A read that failed may
+    /// have ended it already; then there is nothing to end.
+    func endReads() {
+        guard !reading.isEmpty else { return }
+        for slot in reading { _ = try? slot.use { try $0.query("COMMIT", []) } }
+        reading.removeAll(keepingCapacity: true)
     }
 
     /// Each pipeline's statements, in one hand-over a pipeline.

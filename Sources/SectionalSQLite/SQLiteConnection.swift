@@ -35,6 +35,7 @@ public final class SQLiteConnection: SQLConnection {
     ///   - busyTimeoutMilliseconds: how long a write waits for another writer's lock.
     /// - Throws: `SQLError` when the file cannot be opened or created.
     public init(path: String, readOnly: Bool = false, busyTimeoutMilliseconds: Int32 = 5_000) throws(SQLError) {
+        Self.configureOnce
         var handle: OpaquePointer?
         let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_URI
         let status = sqlite3_open_v2(path, &handle, flags, nil)
@@ -71,6 +72,13 @@ public final class SQLiteConnection: SQLConnection {
             _ = try query("PRAGMA journal_mode = WAL", [])
         }
     }
+
+    /// SQLite's process-wide settings, made before its first connection:
+    /// no count of its memory, whose one mutex the reading threads took at
+    /// every allocation (a context switch in every few `/feed` requests on
+    /// two threads). Too late, when SQLite was started by other code of the
+    /// process first, it is left as it is.
+    private static let configureOnce: Void = { _ = sectional_sqlite_stop_counting_memory() }()
 
     /// The path of a database held in memory under `name` (SQLite's `memdb`
     /// file system): every connection of this process that opens it shares

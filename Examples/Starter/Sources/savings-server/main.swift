@@ -55,6 +55,8 @@ do {
         }, stop: { $0.stop() })
     let router = try SavingsApp.router(
         pool: pool, live: live, formKey: formKey, publicDirectory: "Public", demoUsers: hasDemoUser ? [SavingsApp.demoUser] : [], logger: log)
+    // What a request reads before it first waits is read from one snapshot, in one transaction.
+    configuration.startingRequests = { StatementBurst.together($0) }
     let server = try services.start(
         "the server", { try Server.start(configuration, responder: router, logger: log) }, drain: { $0.beginDraining() },
         stop: { $0.stop() })

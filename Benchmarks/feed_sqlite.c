@@ -22,7 +22,9 @@
  *     connection: a read connection per worker thread, on the file in WAL
  *     mode, as feed-server reads on SQLite (each reading thread its own
  *     connection, query_only, busy timeout 5 s; one writer connection with
- *     foreign keys on and synchronous FULL);
+ *     foreign keys on and synchronous FULL); a request's reads in one read
+ *     transaction, as feed-server's (StatementBurst), and SQLite's memory
+ *     count off, as feed-server sets it;
  *   - the page rendered into a fresh buffer, every text escaped as
  *     Sectional's HTMLWriter escapes it (& < > " ' as &amp; &lt; &gt; &quot;
  *     &#39;), every form's token signed as FormGuard signs it: SipHash-2-4
@@ -437,6 +439,11 @@ static const char *const sql_text[] = {
     "SELECT day, merchant, amount_cents FROM transactions WHERE user_id = ?1 ORDER BY day DESC, id LIMIT ?2",
 #define SQL_NOTICES 6
     "SELECT title, body, posted_on FROM notices WHERE board = ?1 ORDER BY posted_on DESC, id DESC LIMIT ?2",
+/* A request's reads in one read transaction, as feed-server reads a request's (StatementBurst). */
+#define SQL_BEGIN 7
+    "BEGIN",
+#define SQL_COMMIT 8
+    "COMMIT",
 };
 #define SQL_COUNT (sizeof sql_text / sizeof sql_text[0])
 
@@ -482,6 +489,10 @@ static void exec_or_die(sqlite3 *db, const char *sql)
 static sqlite3 *open_database(const char *path, int reader)
 {
     sqlite3 *db = NULL;
+    /* As feed-server configures SQLite before its first connection: no count
+     * of its memory, whose process-wide mutex every allocation took. A no-op
+     * (SQLITE_MISUSE) once SQLite is initialised by the first open. */
+    sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0);
     if (sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX, NULL) != SQLITE_OK)
         die(db ? sqlite3_errmsg(db) : "cannot open the database", path);
     sqlite3_busy_timeout(db, 5000);
@@ -1616,7 +1627,13 @@ static enum MHD_Result answer(void *cls, struct MHD_Connection *connection, cons
         return MHD_queue_response(connection, MHD_HTTP_METHOD_NOT_ALLOWED, not_allowed);
     if (has_unserved_query(connection))
         return MHD_queue_response(connection, MHD_HTTP_NOT_IMPLEMENTED, not_served);
-    return answer_route(cls, connection, url, route, section);
+    struct worker *worker = cls;
+    run_to_end(worker->statement[SQL_BEGIN]);
+    enum MHD_Result result = answer_route(worker, connection, url, route, section);
+    /* After a failed read SQLite may have ended the transaction already: nothing to commit then. */
+    if (!sqlite3_get_autocommit(worker->db))
+        run_to_end(worker->statement[SQL_COMMIT]);
+    return result;
 }
 
 static struct MHD_Response *fixed_response(const char *body)

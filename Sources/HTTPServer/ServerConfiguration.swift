@@ -64,8 +64,9 @@ public struct ServerConfiguration: Sendable {
     /// Runs the start of each request's answer: it calls its argument once,
     /// on the server's thread, which answers until the answer first waits.
     /// A data layer gathers what is read there (`StatementBurst.together`
-    /// in SectionalSQL: one SQLite snapshot for all of a page's reads, and
-    /// PostgreSQL statements sent together). `nil`: nothing around.
+    /// in SectionalSQL: one SQLite snapshot for what the request reads
+    /// before it first waits, and PostgreSQL statements sent together).
+    /// `nil`: nothing around.
     public var startingRequests: (@Sendable (_ startAnswer: () -> Void) -> Void)?
 
     /// The defaults, safe for the open internet.

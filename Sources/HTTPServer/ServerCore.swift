@@ -186,7 +186,7 @@ final class ServerCore: Sendable {
             }
         }
         var started: Task<Void, Never>?
-        configuration.startingRequests? { started = startAnswer() }
+        configuration.startingRequests? { if started == nil { started = startAnswer() } }
         state.setTask(started ?? startAnswer())
         return parkUnlessAnswered(connection, state)
     }

@@ -160,7 +160,8 @@ public final class ConnectionPool: Sendable {
 
     /// Runs `body` in one write transaction on a pool thread.
     public func write<T: Sendable>(_ body: @escaping @Sendable (any SQLConnection) throws -> T) async throws -> T {
-        try await run { connection in try connection.transaction { try body(connection) } }
+        StatementBurst.endReadsOnThisThread()
+        return try await run { connection in try connection.transaction { try body(connection) } }
     }
 
     /// What the pool is doing, for metrics.

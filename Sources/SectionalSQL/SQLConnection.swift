@@ -27,6 +27,18 @@ public protocol SQLConnection: AnyObject {
 
     /// What another thread calls to stop this connection's current job.
     var interrupter: SQLInterrupter { get }
+
+    /// Ends the transaction the connection is in, committing it, or rolling
+    /// it back when it cannot be committed; nothing when none is open. It
+    /// runs whatever the calling task's state: a caller cancelled must not
+    /// leave the connection in its transaction.
+    func endTransaction()
+}
+
+extension SQLConnection {
+    public func endTransaction() {
+        do { try executeScript("COMMIT") } catch { try? executeScript("ROLLBACK") }
+    }
 }
 
 /// Stops a connection's work from another thread: the statement running

@@ -38,6 +38,12 @@ public enum StatementBurst {
         burst.handOverKept()
     }
 
+    /// Ends the read transactions of the burst open on this thread now: a
+    /// write is coming, and what this thread reads after it must see it (the
+    /// write may be answered without the caller's task ever waiting). A read
+    /// after this begins a new transaction of the burst.
+    static func endReadsOnThisThread() { Burst.openOnThisThread?.endReads() }
+
     /// Begins a read transaction on `slot`'s connection for the burst open
     /// on this thread, if one is open and it has none yet.
     static func shareRead(of slot: ReaderSlot) {
@@ -87,7 +93,7 @@ private final class Burst {
     /// have ended it already; then there is nothing to end.
     func endReads() {
         guard !reading.isEmpty else { return }
-        for slot in reading { _ = try? slot.use { try $0.query("COMMIT", []) } }
+        for slot in reading { try? slot.use { $0.endTransaction() } }
         reading.removeAll(keepingCapacity: true)
     }
 

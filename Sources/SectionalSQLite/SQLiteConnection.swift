@@ -150,6 +150,17 @@ public final class SQLiteConnection: SQLConnection {
         }
     }
 
+    public func endTransaction() {
+        guard sqlite3_get_autocommit(db) == 0 else { return }
+        // The prepared COMMIT, stepped without the check `query` makes first: a cancelled caller ends it too.
+        if let commit = try? prepared("COMMIT") {
+            let status = sqlite3_step(commit)
+            sqlite3_reset(commit)
+            if status == SQLITE_DONE { return }
+        }
+        sqlite3_exec(db, "ROLLBACK", nil, nil, nil)
+    }
+
     private func prepared(_ sql: String) throws(SQLError) -> OpaquePointer {
         for entry in statements where entry.sql == sql { return entry.statement }
         var statement: OpaquePointer?

@@ -1,11 +1,5 @@
 import Synchronization
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 /// Read connections of the threads that read through a pool: each thread
 /// that calls `ConnectionPool.read` gets a connection of its own, opened on
 /// its first read and kept, with its prepared statements, for the next.
@@ -101,21 +95,9 @@ private final class ThreadReaderTable {
     }
 
     /// This thread's table, made on first use and released when the thread ends.
-    static var current: ThreadReaderTable {
-        if let raw = pthread_getspecific(key) { return Unmanaged<ThreadReaderTable>.fromOpaque(raw).takeUnretainedValue() }
-        let table = ThreadReaderTable()
-        pthread_setspecific(key, Unmanaged.passRetained(table).toOpaque())
-        return table
-    }
+    static var current: ThreadReaderTable { ofEachThread.current }
 
-    private static let key: pthread_key_t = {
-        var key = pthread_key_t()
-        let status = pthread_key_create(&key) { raw in
-            if let raw { Unmanaged<ThreadReaderTable>.fromOpaque(raw).release() }
-        }
-        precondition(status == 0, "pthread_key_create failed: \(status)")
-        return key
-    }()
+    private static let ofEachThread = PerThread { ThreadReaderTable() }
 }
 
 extension SQLError {

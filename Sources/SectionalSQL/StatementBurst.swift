@@ -1,7 +1,3 @@
-#if canImport(Glibc)
-    import Glibc
-#endif
-
 /// Statements made one after another on one thread, before it waits, go to
 /// the database together.
 ///
@@ -76,17 +72,11 @@ private final class Burst {
     /// This thread's connections with a read transaction open for the burst.
     var reading: [ReaderSlot] = []
 
-    static var ofThisThread: Burst {
-        if let stored = pthread_getspecific(key) { return Unmanaged<Burst>.fromOpaque(stored).takeUnretainedValue() }
-        let burst = Burst()
-        pthread_setspecific(key, Unmanaged.passRetained(burst).toOpaque())
-        return burst
-    }
+    static var ofThisThread: Burst { ofEachThread.current }
 
     static var openOnThisThread: Burst? {
-        guard let stored = pthread_getspecific(key) else { return nil }
-        let burst = Unmanaged<Burst>.fromOpaque(stored).takeUnretainedValue()
-        return burst.isOpen ? burst : nil
+        guard let burst = ofEachThread.existing, burst.isOpen else { return nil }
+        return burst
     }
 
     /// Ends each read transaction begun in the burst. A read that failed may
@@ -109,13 +99,6 @@ private final class Burst {
         }
     }
 
-    /// The thread's burst, released when the thread ends.
-    private static let key: pthread_key_t = {
-        var key = pthread_key_t()
-        let status = pthread_key_create(&key) { stored in
-            if let stored { Unmanaged<Burst>.fromOpaque(stored).release() }
-        }
-        precondition(status == 0, "no thread-local key for statement bursts (pthread_key_create: \(status))")
-        return key
-    }()
+    /// Each thread's burst, released when the thread ends.
+    private static let ofEachThread = PerThread { Burst() }
 }

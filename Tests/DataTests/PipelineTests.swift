@@ -92,9 +92,7 @@ struct PipelineTests {
 
     @Test("A cancelled statement queued behind a running one is stopped on the server once it runs")
     func cancelBehindAnother() async throws {
-        let location = try await TestDatabase.newLocation(.postgres)
-        guard case .postgres(let url) = location else { preconditionFailure("a PostgreSQL location") }
-        let pipeline = try await onOwnThread { try PostgresPipeline(url: url, connections: 1) }
+        let (pipeline, url) = try await Self.pipeline(connections: 1)
         defer { pipeline.close() }
         let first = Task { try await pipeline.rows("SELECT pg_sleep(0.5)", []) }
         try await Self.whenRunning("SELECT pg_sleep(0.5)", on: url)
@@ -172,9 +170,7 @@ struct PipelineTests {
 
     @Test("Reads started one after another in a burst reach the pipeline in one hand-over, at its end; without one, one each")
     func burstHandsOverOnce() async throws {
-        let location = try await TestDatabase.newLocation(.postgres)
-        guard case .postgres(let url) = location else { preconditionFailure("a PostgreSQL location") }
-        let pipeline = try await onOwnThread { try PostgresPipeline(url: url, connections: 2) }
+        let (pipeline, _) = try await Self.pipeline(connections: 2)
         defer { pipeline.close() }
         // Each read runs on this thread until it waits for its answer, as a page's loads start.
         func startReads(_ numbers: ClosedRange<Int>) -> [Task<Int, any Error>] {
@@ -197,9 +193,7 @@ struct PipelineTests {
 
     @Test("A burst's reads on a closed pipeline fail with the pool's clear error")
     func burstOnClosedPipeline() async throws {
-        let location = try await TestDatabase.newLocation(.postgres)
-        guard case .postgres(let url) = location else { preconditionFailure("a PostgreSQL location") }
-        let pipeline = try await onOwnThread { try PostgresPipeline(url: url, connections: 1) }
+        let (pipeline, _) = try await Self.pipeline(connections: 1)
         try await onOwnThread { pipeline.close() }
         var read: Task<[SQLRow], any Error>?
         StatementBurst.together { read = Task.immediate { try await pipeline.rows("SELECT 1", []) } }
@@ -208,10 +202,21 @@ struct PipelineTests {
         #expect(pipeline.handOvers.load(ordering: .relaxed) == 0)
     }
 
+    /// A pipeline of `connections` connections to a new database, and the database's URL.
+    static func pipeline(connections: Int) async throws -> (PostgresPipeline, url: String) {
+        let url = try await newDatabaseURL()
+        return (try await onOwnThread { try PostgresPipeline(url: url, connections: connections) }, url)
+    }
+
+    /// A new database on the tests' PostgreSQL.
+    static func newDatabaseURL() async throws -> String {
+        guard case .postgres(let url) = try await TestDatabase.newLocation(.postgres) else { preconditionFailure("a PostgreSQL location") }
+        return url
+    }
+
     /// A pool on a new database whose reads go through a pipeline of `connections` connections.
     static func pipelinedPool(connections: Int) async throws -> (ConnectionPool, url: String) {
-        let location = try await TestDatabase.newLocation(.postgres)
-        guard case .postgres(let url) = location else { preconditionFailure("a PostgreSQL location") }
+        let url = try await newDatabaseURL()
         let pool = try await ConnectionPool.opening(
             size: 1, dialect: .postgres, pipeline: { () throws(SQLError) in try PostgresPipeline(url: url, connections: connections) }
         ) { () throws(SQLError) in try PostgresConnection(url: url) }

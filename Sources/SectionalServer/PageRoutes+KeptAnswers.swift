@@ -3,25 +3,29 @@ import Sectional
 import Synchronization
 
 extension PageRoutes {
-    /// A `304` for a request that names the tag of an answer still standing:
-    /// sent before anything is read, loaded or rendered. `nil` for anything
-    /// else, which the route answers in full.
-    func unchangedAnswer(_ kind: AnswerKind, to request: Request) -> Response? {
-        guard let memos else { return nil }
-        // The field looked up once; the key and the kept answer only when a tag is asked for.
-        let confirmed = request.headers.withValue(of: "If-None-Match") { asked -> KeptAnswer? in
-            guard !asked.isEmpty, let key = answerKey(kind, request), let answer = memos.answers.standing(key, versions: memos.versions),
-                EntityTag.matches(asked, answer.tag)
-            else { return nil }
-            return answer
+    /// The answer kept for `request` while what it was made from stands,
+    /// sent before anything is read, loaded or rendered: a `304` when the
+    /// request names its tag, else the answer itself when it was sent whole.
+    /// `nil` for anything else, which the route answers in full.
+    func keptAnswer(_ kind: AnswerKind, to request: Request, _ made: AnswerMaking) -> Response? {
+        guard let memos, let credential = made.credential,
+            let answer = memos.answers.standing(AnswerKey(kind, of: request, credential: credential), versions: memos.versions)
+        else { return nil }
+        let confirmed = request.headers.withValue(of: "If-None-Match") { asked in !asked.isEmpty && EntityTag.matches(asked, answer.tag) }
+        let response: Response
+        if confirmed == true {
+            response = answer.notModified(headers: kind == .description ? notModifiedHeaders.description : notModifiedHeaders.html)
+        } else {
+            guard let whole = answer.sentAgain() else { return nil }
+            response = whole
         }
-        guard let answer = confirmed ?? nil else { return nil }
         request.log?.user = answer.user
-        return answer.notModified(headers: kind == .description ? notModifiedHeaders.description : notModifiedHeaders.html)
+        return response
     }
 
-    /// `response`, its tag kept with what it was made from (`made` and
-    /// `cards`) when that is versioned throughout.
+    /// `response`, kept with its tag and what it was made from (`made` and
+    /// `cards`) when that is versioned throughout: the answer in full too
+    /// when it went whole and says nothing of one request alone.
     func keeping(
         _ response: consuming Response, _ kind: AnswerKind, _ request: Request, _ made: AnswerMaking, cards: some Sequence<SectionController>
     ) -> Response {
@@ -31,9 +35,25 @@ extension PageRoutes {
             let key = AnswerKey(kind, of: request, credential: credential)
             var basis = made.basis
             for card in cards { basis.add(card: card) }
-            memos.answers.keep(KeptAnswer(tag: tag, user: made.visit.name), basis: basis, for: key)
+            if basis.isVersioned {
+                memos.answers.keep(KeptAnswer(tag: tag, user: made.visit.name, whole: sendableAgain(response)), basis: basis, for: key)
+            }
         }
         return consume response  // `Response` says why
+    }
+
+    /// `response` as it may be sent again: a `200` in memory that sets no
+    /// cookie, without its timing (where the site sends timings, a kept
+    /// answer's is the one word `kept`); `nil` for anything else.
+    private func sendableAgain(_ response: borrowing Response) -> Response? {
+        guard response.status == .ok, response.headers["Set-Cookie"] == nil else { return nil }
+        switch response.body {
+        case .bytes, .buffer: break
+        case .file, .stream: return nil
+        }
+        var again = Response(status: .ok, headers: response.headers, body: response.body)
+        if site.settings.serverTiming { again.headers["Server-Timing"] = "kept" }
+        return again
     }
 
     /// The fields of a `304` but its tag, made once: as the answer in full
@@ -46,12 +66,6 @@ extension PageRoutes {
             return headers
         }
         return (made(html, varying: "Cookie"), made(Response.jsonHeaders, varying: descriptionVaries))
-    }
-
-    /// The key of `request`'s answer; `nil` when the sign-in cannot tell its credential.
-    func answerKey(_ kind: AnswerKind, _ request: Request) -> AnswerKey? {
-        guard let credential = credential(in: request) else { return nil }
-        return AnswerKey(kind, of: request, credential: credential)
     }
 
     /// What says who sends `request`: `""` on a site without sign-in; `nil` when its sign-in cannot tell.
@@ -95,7 +109,7 @@ extension PageRoutes {
 
 /// Who an answer is for and what it is made from so far: its visitor's
 /// stamp, its layout's, then its cards'.
-struct AnswerMaking {
+struct AnswerMaking: Sendable {
     var visit = Visit.nobody
     /// What in the request says who sends it, read once; `nil` when nothing
     /// is kept (then nothing is gathered either).
@@ -113,41 +127,67 @@ enum AnswerKind: String {
     case page, fragment, description, layout
 }
 
-/// An answer's tag, kept (`PageMemos.answers`), who it was for (for the
-/// access log, `Request.log`), and the `304` that confirms it, built the first time it is
-/// sent and queued as it is from then on.
+/// An answer kept (`PageMemos.answers`): its tag, who it was for (for the
+/// access log, `Request.log`), the answer itself when it was sent whole,
+/// and the `304` that confirms it. Each is built for libmicrohttpd the
+/// first time it is sent again, and queued as it is from then on.
 final class KeptAnswer: Sendable {
     let tag: String
     let user: String?
-    /// The `304`'s address once built by the first request that names the
-    /// tag, which holds a reference to it; 0 before. Read with an atomic load,
-    /// not under a lock: every `304` of a page reads it, from every thread.
-    /// (`AtomicLazyReference` does the same, but looked its generic type up
-    /// at every load: 640 instructions of a `304`'s 82,000.)
-    private let notModifiedAddress = Atomic<UInt>(0)
+    /// The answer sent in full, to send again unchanged; `nil` for one known only by its tag.
+    private let whole: Response?
+    private let wholeBuilt = BuiltOnce()
+    private let notModifiedBuilt = BuiltOnce()
+
+    init(tag: String, user: String?, whole: Response? = nil) {
+        self.tag = tag
+        self.user = user
+        self.whole = whole
+    }
+
+    /// The bytes it keeps beyond its tag.
+    var bodySize: Int { whole.map { Int($0.body.count) } ?? 0 }
+
+    /// The answer in full, as it was first sent (its timing aside); `nil` when only its tag is kept.
+    func sentAgain() -> Response? {
+        guard let whole else { return nil }
+        return wholeBuilt.response { whole }
+    }
+
+    /// The `304` with `headers` and the tag.
+    func notModified(headers: HTTPHeaders) -> Response {
+        notModifiedBuilt.response {
+            var headers = headers
+            headers.add("ETag", tag)
+            return Response(status: .notModified, headers: headers, body: .bytes([]))
+        }
+    }
+}
+
+/// A response prepared for resending (`Response.preparedForResending()`),
+/// built by the first caller and shared by every one after it. Its address
+/// is read with an atomic load, not under a lock: every kept answer sent
+/// reads it, from every thread. (`AtomicLazyReference` does the same, but
+/// looked its generic type up at every load: 640 instructions of a `304`'s
+/// 82,000.)
+private final class BuiltOnce: Sendable {
+    /// The built response's box, retained; 0 before.
+    private let address = Atomic<UInt>(0)
 
     private final class Prepared: Sendable {
         let response: Response
         init(_ response: Response) { self.response = response }
     }
 
-    init(tag: String, user: String?) {
-        self.tag = tag
-        self.user = user
-    }
-
     deinit {
-        if let built = Self.prepared(at: notModifiedAddress.load(ordering: .acquiring)) { built.release() }
+        if let built = Self.prepared(at: address.load(ordering: .acquiring)) { built.release() }
     }
 
-    /// The `304` with `headers` and the tag, built once.
-    func notModified(headers: HTTPHeaders) -> Response {
-        if let built = Self.prepared(at: notModifiedAddress.load(ordering: .acquiring)) { return built.takeUnretainedValue().response }
-        var headers = headers
-        headers.add("ETag", tag)
-        let made = Unmanaged.passRetained(Prepared(Response(status: .notModified, headers: headers, body: .bytes([])).preparedForResending()))
-        let (stored, first) = notModifiedAddress.compareExchange(
-            expected: 0, desired: UInt(bitPattern: made.toOpaque()), ordering: .acquiringAndReleasing)
+    /// The response `make` gives, prepared once.
+    func response(_ make: () -> Response) -> Response {
+        if let built = Self.prepared(at: address.load(ordering: .acquiring)) { return built.takeUnretainedValue().response }
+        let made = Unmanaged.passRetained(Prepared(make().preparedForResending()))
+        let (stored, first) = address.compareExchange(expected: 0, desired: UInt(bitPattern: made.toOpaque()), ordering: .acquiringAndReleasing)
         guard !stored, let built = Self.prepared(at: first) else { return made.takeUnretainedValue().response }
         made.release()  // another thread built it first
         return built.takeUnretainedValue().response
@@ -160,11 +200,12 @@ final class KeptAnswer: Sendable {
 
 /// What the routes keep while the versions it was made from stand
 /// (`StampedMemo`): with them, a page whose cards are kept is made
-/// again with no database read, and a request naming the tag it was
-/// sent with is answered `304` with nothing made at all. None without
-/// the versions (a live hub) or a section cache.
+/// again with no database read, a request naming the tag it was sent
+/// with is answered `304` with nothing made at all, and one that names
+/// none is sent the answer kept whole. None without the versions (a live
+/// hub) or a section cache.
 final class PageMemos: Sendable {
-    /// The tags of the answers sent whole.
+    /// The answers sent whole: their tags, and their bytes when they may be sent again.
     let answers: StampedMemo<AnswerKey, KeptAnswer>
     /// Who each credential is (`SignIn.visit(for:renewing:)`).
     let visits: StampedMemo<VisitKey, Visit>
@@ -174,7 +215,7 @@ final class PageMemos: Sendable {
 
     /// Memos of `capacity` bytes in all, for a site with `versions`.
     init(capacity: Int, versions: LiveHub) {
-        answers = StampedMemo(capacity: capacity / 2) { key, answer in key.size + answer.tag.utf8.count + 32 }
+        answers = StampedMemo(capacity: capacity / 2) { key, answer in key.size + answer.tag.utf8.count + answer.bodySize + 32 }
         visits = StampedMemo(capacity: capacity / 4) { key, _ in key.credential.utf8.count + 256 }
         layouts = StampedMemo(capacity: capacity / 4) { key, layout in key.size + 32 * (layout.sections?.count ?? 0) }
         self.versions = versions

@@ -74,7 +74,8 @@ final class PageRoutes<Page: ComposedPage>: Sendable {
         self.head = head
         notModifiedHeaders = Self.notModifiedHeaders(html: site.htmlHeaders)
         if let hub = site.live, let cache = site.sectionCache, cache.capacity > 0 {
-            memos = PageMemos(capacity: cache.capacity / 8, versions: hub)
+            // Half of it answers kept whole (a feed page is 6 KB): about 700 at the default 32 MB.
+            memos = PageMemos(capacity: cache.capacity / 4, versions: hub)
         } else {
             memos = nil
         }
@@ -92,14 +93,16 @@ final class PageRoutes<Page: ComposedPage>: Sendable {
         }
     }
 
-    /// `GET /feed`: every section loaded concurrently, sent whole or streamed.
+    /// `GET /feed`: the answer kept while nothing it shows has changed, else
+    /// every section loaded concurrently, sent whole or streamed.
     @Sendable func fullPage(_ request: Request) throws(HTTPError) -> Reply {
-        if let unchanged = unchangedAnswer(.page, to: request) { return .now(unchanged) }
-        return .later { [self] in try await fullPageResponse(request) }
+        let made = making(request)
+        if let kept = keptAnswer(.page, to: request, made) { return .now(kept) }
+        return .later { [self] in try await fullPageResponse(request, made) }
     }
 
-    private func fullPageResponse(_ request: Request) async throws(HTTPError) -> Response {
-        var made = making(request)
+    private func fullPageResponse(_ request: Request, _ made: AnswerMaking) async throws(HTTPError) -> Response {
+        var made = made
         try await identify(request, for: .browser, made: &made)
         let visitor = made.visit.visitor(as: Page.User.self)
         // Only a message the site names: a link cannot put words in the page.
@@ -183,12 +186,13 @@ final class PageRoutes<Page: ComposedPage>: Sendable {
     /// refresh. Its links are those of the page with the section added.
     @Sendable func fragment(_ request: Request) throws(HTTPError) -> Reply {
         let id = try sectionID(of: request)
-        if let unchanged = unchangedAnswer(.fragment, to: request) { return .now(unchanged) }
-        return .later { [self] in try await fragmentResponse(request, id) }
+        let made = making(request)
+        if let kept = keptAnswer(.fragment, to: request, made) { return .now(kept) }
+        return .later { [self] in try await fragmentResponse(request, id, made) }
     }
 
-    private func fragmentResponse(_ request: Request, _ id: SectionID) async throws(HTTPError) -> Response {
-        var made = making(request)
+    private func fragmentResponse(_ request: Request, _ id: SectionID, _ made: AnswerMaking) async throws(HTTPError) -> Response {
+        var made = made
         let (context, plan) = try await compose(request, for: .browser, made: &made)
         let (controller, section) = try fragmentTree(id, plan: plan, context: context)
         let report = await section.loadTree(site.settings.loadOptions)
@@ -230,12 +234,13 @@ final class PageRoutes<Page: ComposedPage>: Sendable {
     /// `GET /api/feed/sections`: the composition as JSON, each section with
     /// the status of its load.
     @Sendable func description(_ request: Request) throws(HTTPError) -> Reply {
-        if let unchanged = unchangedAnswer(.description, to: request) { return .now(unchanged) }
-        return .later { [self] in try await descriptionResponse(request) }
+        let made = making(request)
+        if let kept = keptAnswer(.description, to: request, made) { return .now(kept) }
+        return .later { [self] in try await descriptionResponse(request, made) }
     }
 
-    private func descriptionResponse(_ request: Request) async throws(HTTPError) -> Response {
-        var made = making(request)
+    private func descriptionResponse(_ request: Request, _ made: AnswerMaking) async throws(HTTPError) -> Response {
+        var made = made
         let (context, plan) = try await compose(request, for: .script, made: &made)
         let controller = makePage(plan: plan, context: context)
         let report = await controller.loadTree(site.settings.loadOptions)

@@ -18,6 +18,16 @@ struct ConditionalGetTests {
         return (router, data)
     }
 
+    /// alex signed in twice, and sam, on one app.
+    private func threeVisitors() async throws -> (Router, alex: Browser, alexElsewhere: Browser, sam: Browser) {
+        let (router, _) = try app()
+        let alex = Browser(InProcessClient(router)), alexElsewhere = Browser(InProcessClient(router)), sam = Browser(InProcessClient(router))
+        try await alex.signIn("alex", "alex-demo-1")
+        try await alexElsewhere.signIn("alex", "alex-demo-1")
+        try await sam.signIn("sam", "sam-demo-2")
+        return (router, alex, alexElsewhere, sam)
+    }
+
     @Test(
         "A page, a fragment and the description carry their content's ETag; asked again with it, a 304 and no body, until a write",
         arguments: ["/feed?stream=0", "/feed/sections/alerts", "/api/feed/sections"])
@@ -54,11 +64,7 @@ struct ConditionalGetTests {
 
     @Test("Another session, or another user, never gets a 304 for alex's page")
     func perVisitor() async throws {
-        let (router, _) = try app()
-        let alex = Browser(InProcessClient(router)), alexElsewhere = Browser(InProcessClient(router)), sam = Browser(InProcessClient(router))
-        try await alex.signIn("alex", "alex-demo-1")
-        try await alexElsewhere.signIn("alex", "alex-demo-1")
-        try await sam.signIn("sam", "sam-demo-2")
+        let (router, alex, alexElsewhere, sam) = try await threeVisitors()
         let tag = try #require(try await alex.get("/feed?stream=0").headers["ETag"])
         #expect(
             try await alexElsewhere.get("/feed?stream=0", headers: ["If-None-Match": tag]).status == .ok, "its forms are signed for another session")
@@ -100,6 +106,50 @@ struct ConditionalGetTests {
         #expect(pool.statistics.reads == reads, "made again from its kept cards, visitor and layout: still nothing read")
     }
 
+    @Test(
+        "Asked again without its tag, an answer sent whole is sent as it was, with nothing read; after a write, made again",
+        arguments: ["/feed?stream=0", "/feed", "/feed/sections/alerts", "/api/feed/sections"])
+    func sentAgainUntilWritten(target: String) async throws {
+        let (router, data) = try app()
+        let pool = try #require(data.pool)
+        let alex = Browser(InProcessClient(router))
+        try await alex.signIn("alex", "alex-demo-1")
+        if target == "/feed" { _ = try await alex.get(target) }  // its cards kept: from now on it goes whole
+        let first = try await alex.get(target)
+        #expect(first.status == .ok && first.headers["Server-Timing"] != "kept")
+        let reads = pool.statistics.reads
+        let again = try await alex.get(target)
+        #expect(again.status == .ok && again.headers["Server-Timing"] == "kept")
+        #expect(again.bodyBytes == first.bodyBytes && again.headers["ETag"] == first.headers["ETag"])
+        #expect(again.headers["Cache-Control"] == "private, no-cache" && again.headers["Vary"]?.contains("Cookie") == true)
+        #expect(pool.statistics.reads == reads, "nothing read")
+
+        let alert = try await data.feed.alerts(of: UserID(1))[0]
+        let page = try await alex.get("/feed?stream=0").bodyText
+        let form = try #require(Browser.form("/feed/alerts/\(alert.id)/dismiss", in: page))
+        #expect(try await alex.post("/feed/alerts/\(alert.id)/dismiss", form: form).status == .seeOther)
+        let after = try await alex.get(target)
+        #expect(after.status == .ok && after.headers["Server-Timing"] != "kept")
+        if target.hasPrefix("/api/") {
+            #expect(after.bodyBytes == first.bodyBytes, "the composition and its statuses did not change")
+        } else {
+            #expect(!after.bodyText.contains(alert.title), "the dismissed alert is gone")
+        }
+    }
+
+    @Test("An answer kept for alex goes to nobody else: not another session of alex's, not sam, not someone signed out")
+    func sentAgainOnlyToItsSession() async throws {
+        let (router, alex, alexElsewhere, sam) = try await threeVisitors()
+        _ = try await alex.get("/feed?stream=0")
+        let kept = try await alex.get("/feed?stream=0")
+        #expect(kept.headers["Server-Timing"] == "kept")
+        let elsewhere = try await alexElsewhere.get("/feed?stream=0")
+        #expect(elsewhere.headers["Server-Timing"] != "kept" && elsewhere.bodyBytes != kept.bodyBytes, "its forms are signed for another session")
+        let sams = try await sam.get("/feed?stream=0")
+        #expect(sams.headers["Server-Timing"] != "kept" && sams.bodyBytes != kept.bodyBytes)
+        #expect(try await InProcessClient(router).get("/feed?stream=0").status == .seeOther)
+    }
+
     @Test("A tag kept for a session stops standing when the session ends: after a sign-out, here or elsewhere, the old cookie gets 303")
     func notModifiedEndsWithTheSession() async throws {
         let hub = LiveHub()
@@ -114,6 +164,7 @@ struct ConditionalGetTests {
             let tag = try #require(page.headers["ETag"])
             let asked: HTTPHeaders = ["Cookie": cookie, "If-None-Match": tag]
             #expect(try await InProcessClient(router).get("/feed?stream=0", headers: asked).status == .notModified)
+            #expect(try await InProcessClient(router).get("/feed?stream=0", headers: ["Cookie": cookie]).headers["Server-Timing"] == "kept")
             if endedElsewhere {
                 // Another replica, a batch job: the session goes in SQL, and its change reaches this hub as a notification would.
                 let token = String(cookie.drop { $0 != "=" }.dropFirst())
@@ -125,6 +176,8 @@ struct ConditionalGetTests {
             }
             let after = try await InProcessClient(router).get("/feed?stream=0", headers: asked)
             #expect(after.status == .seeOther, "ended \(endedElsewhere ? "elsewhere" : "here"): sent to sign in, never told 304")
+            let plain = try await InProcessClient(router).get("/feed?stream=0", headers: ["Cookie": cookie])
+            #expect(plain.status == .seeOther, "ended \(endedElsewhere ? "elsewhere" : "here"): never sent the page kept for it")
         }
     }
 

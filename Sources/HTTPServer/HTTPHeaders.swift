@@ -38,6 +38,9 @@ public struct HTTPHeaders: Sendable, Sequence, ExpressibleByDictionaryLiteral {
     /// The number of fields.
     public var count: Int { spans.count }
 
+    /// The bytes its fields take in memory, for a cache that counts what it keeps.
+    public var storageBytes: Int { bytes.capacity + spans.capacity * MemoryLayout<Span>.stride }
+
     /// The first value of the named field, if any.
     public subscript(name: String) -> String? {
         get { withValue(of: name) { String(decoding: $0, as: UTF8.self) } }

@@ -29,14 +29,16 @@ public struct Response: Sendable {
         }
     }
 
+    // A change to what goes out drops the response built for resending, which
+    // no longer says it (a middleware adding a field to a file kept in memory).
     /// The status line's status.
-    public var status: HTTPStatus
+    public var status: HTTPStatus { didSet { prepared = nil } }
     /// The header fields; `Content-Length` is the server's to set.
-    public var headers: HTTPHeaders
+    public var headers: HTTPHeaders { didSet { prepared = nil } }
     /// What follows the headers.
-    public var body: Body
+    public var body: Body { didSet { prepared = nil } }
     /// Sent as `Server-Timing` and repeated in the access log.
-    public var timing: ServerTiming?
+    public var timing: ServerTiming? { didSet { prepared = nil } }
     /// The route that answered, as registered (`/feed/sections/{id}`): a
     /// metric's label, never the raw path. Set by the router.
     public var route: String?

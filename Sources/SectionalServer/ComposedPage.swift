@@ -42,7 +42,8 @@ public protocol ComposedPage: Sendable {
     /// Reads the context from the request and its visitor, who is never
     /// `nil` on a private page. It comes from the request's path and query
     /// and the visitor alone: a page whose cards are all kept is answered
-    /// again from what it was made of (its `304` from the versions), so a
+    /// again from what it was made of (sent again as it was, or its `304`,
+    /// while the versions stand, under the visitor's credential), so a
     /// context that reads the clock or a header must keep its sections
     /// uncached (no `cacheKey`), as the day page's "today" does.
     /// - Throws: an `HTTPError`, e.g. a 400 when the query is malformed.

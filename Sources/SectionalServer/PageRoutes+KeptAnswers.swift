@@ -35,7 +35,8 @@ extension PageRoutes {
             let key = AnswerKey(kind, of: request, credential: credential)
             var basis = made.basis
             for card in cards { basis.add(card: card) }
-            if basis.isVersioned {
+            // Nobody is kept for a credential nobody holds (made up, or ended), as with visits: not worth a place.
+            if basis.isVersioned, made.visit.name != nil || credential.isEmpty {
                 memos.answers.keep(KeptAnswer(tag: tag, user: made.visit.name, whole: sendableAgain(response)), basis: basis, for: key)
             }
         }
@@ -43,16 +44,23 @@ extension PageRoutes {
     }
 
     /// `response` as it may be sent again: a `200` in memory that sets no
-    /// cookie, without its timing (where the site sends timings, a kept
-    /// answer's is the one word `kept`); `nil` for anything else.
+    /// cookie, its bytes copied to their exact size (a rendered page's buffer
+    /// has room to spare), its timing (where the site sends timings) the one
+    /// entry `kept`; `nil` for anything else.
     private func sendableAgain(_ response: borrowing Response) -> Response? {
         guard response.status == .ok, response.headers["Set-Cookie"] == nil else { return nil }
+        let bytes: [UInt8]
         switch response.body {
-        case .bytes, .buffer: break
+        case .bytes(let kept): bytes = kept
+        case .buffer(let buffer): bytes = buffer.withBytes { Array($0) }
         case .file, .stream: return nil
         }
-        var again = Response(status: .ok, headers: response.headers, body: response.body)
-        if site.settings.serverTiming { again.headers["Server-Timing"] = "kept" }
+        var again = Response(status: .ok, headers: response.headers, body: .bytes(bytes))
+        if site.settings.serverTiming {
+            var timing = ServerTiming()
+            timing.add("kept", .zero)
+            again.timing = timing
+        }
         return again
     }
 
@@ -145,8 +153,9 @@ final class KeptAnswer: Sendable {
         self.whole = whole
     }
 
-    /// The bytes it keeps beyond its tag.
-    var bodySize: Int { whole.map { Int($0.body.count) } ?? 0 }
+    /// What it holds in memory, about: its tag, and the answer kept whole
+    /// with its fields and libmicrohttpd's copy of them once built.
+    var size: Int { tag.utf8.count + 256 + (whole.map { Int($0.body.count) + 2 * $0.headers.storageBytes + 512 } ?? 0) }
 
     /// The answer in full, as it was first sent (its timing aside); `nil` when only its tag is kept.
     func sentAgain() -> Response? {
@@ -215,7 +224,7 @@ final class PageMemos: Sendable {
 
     /// Memos of `capacity` bytes in all, for a site with `versions`.
     init(capacity: Int, versions: LiveHub) {
-        answers = StampedMemo(capacity: capacity / 2) { key, answer in key.size + answer.tag.utf8.count + answer.bodySize + 32 }
+        answers = StampedMemo(capacity: capacity / 2) { key, answer in key.size + answer.size }
         visits = StampedMemo(capacity: capacity / 4) { key, _ in key.credential.utf8.count + 256 }
         layouts = StampedMemo(capacity: capacity / 4) { key, layout in key.size + 32 * (layout.sections?.count ?? 0) }
         self.versions = versions

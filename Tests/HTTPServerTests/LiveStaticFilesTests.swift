@@ -44,6 +44,23 @@ import Testing
         }
     }
 
+    @Test("A middleware's field goes out with a file held in memory, its answer built once for resending, every time")
+    func middlewareFieldOnAFileHeldInMemory() async throws {
+        var router = router
+        router.use(StrictTransport())
+        try await withLiveServer(router) { server in
+            let port = server.port
+            let answers = try await onOwnThread {
+                let client = try RawHTTPClient(port: port)
+                return try (0..<3).map { _ in try client.request("/styles.css") }
+            }
+            for answer in answers {
+                #expect(answer.status == 200 && answer.text == TemporarySite.styles)
+                #expect(answer.header("Strict-Transport-Security") == "max-age=31536000")
+            }
+        }
+    }
+
     /// Written as they go on the request line: libmicrohttpd hands the target
     /// over undecoded, and the server decodes it.
     static let traversals = [
@@ -79,6 +96,17 @@ import Testing
             #expect(!attempt.text.contains("<title>index"))
             // The same server does serve what lies inside.
             #expect(control.status == 200)
+        }
+    }
+}
+
+/// Adds a field to every answer, as the `Middleware` documentation's example does.
+private struct StrictTransport: Middleware {
+    func reply(to request: Request, next: @escaping Next) throws(HTTPError) -> Reply {
+        next(request).map { response in
+            var response = response
+            response.headers["Strict-Transport-Security"] = "max-age=31536000"
+            return response
         }
     }
 }

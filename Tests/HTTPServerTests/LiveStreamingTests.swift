@@ -86,6 +86,32 @@ struct LiveStreamingTests {
         }
     }
 
+    @Test("An open stream to an HTTP/1.0 client, which gets no chunks, arrives byte for byte through libmicrohttpd's small block")
+    func openStreamToHTTP10() async throws {
+        let event = Array("data: ".utf8) + (0..<3_000).map { UInt8(ascii: "a") + UInt8($0 % 26) } + Array("\n\n".utf8)
+        var router = Router(logger: LogCollector().logger)
+        router.get("/events") { _ in
+            Response(
+                headers: ["Content-Type": "text/event-stream"],
+                body: .stream(
+                    ResponseStream(staysOpen: true) { writer in
+                        await writer.write(event)
+                        await writer.write(event)
+                    }))
+        }
+        try await withLiveServer(router) { server in
+            let received = try await onOwnThread { () -> String in
+                let client = try RawHTTPClient(port: server.port)
+                try client.send("GET /events HTTP/1.0\r\n\r\n")
+                return client.readUntilClosed()
+            }
+            let parts = received.components(separatedBy: "\r\n\r\n")
+            #expect(parts.first?.hasPrefix("HTTP/1.0 200") == true || parts.first?.hasPrefix("HTTP/1.1 200") == true)
+            #expect(!(parts.first ?? "").lowercased().contains("transfer-encoding"), "no chunks for HTTP/1.0")
+            #expect(parts.dropFirst().joined(separator: "\r\n\r\n") == String(decoding: event + event, as: UTF8.self))
+        }
+    }
+
     @Test("HEAD of a streamed resource sends headers only and never runs the producer")
     func headRunsNoProducer() async throws {
         try await withLiveServer(router()) { server in

@@ -1098,8 +1098,9 @@ def budgets(routes: dict, memory: dict, reference: dict, shared_socket: dict, sq
                                                        cpu(SQLITE_ROUTES[1], card), card["cpu_ratio_pairs"]),
         "sqlite_api_cpu_within_1.3x_of_c": budget(api["cpu_ratio"], SQLITE_CPU_RATIO, True, "x C",
                                                   cpu(SQLITE_ROUTES[2], api), api["cpu_ratio_pairs"]),
-        "reference_cpu_within_1.5x_of_c": budget(reference["cpu_ratio"], 1.5, True, "x C",
-                                                 "reference-server CPU per request vs the C renderer",
+        # The framework issue's bar for the page written with the builder (1.5x was the speed issue's, before it).
+        "reference_cpu_within_1.3x_of_c": budget(reference["cpu_ratio"], 1.3, True, "x C",
+                                                 "reference-server (the builder) CPU per request vs the C renderer",
                                                  reference["cpu_ratio_pairs"]),
         "styles_ratio_at_least_0.9": budget(styles_rate, 0.9, False, "x ceiling",
                                             f"/styles.css throughput vs the ceiling on {styles_ceiling}", styles_pairs),

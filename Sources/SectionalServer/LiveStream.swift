@@ -162,7 +162,10 @@ struct LiveStream<Page: ComposedPage>: Sendable {
             }
             if unsent == 0 { await writer.write(Array(":hb\n\n".utf8)) }
             guard writer.isOpen else { return false }
-            return await context() != nil
+            // Checked in a task of its own: the check's calls go deep (the session, the page's context),
+            // and a task keeps the blocks its deepest call took until it ends, this one for as long as
+            // the stream is open (1.5 kB of an idle stream's).
+            return await Task { await self.context() != nil }.value
         }
 
         private func version(of keys: Set<LiveKey>) -> Int { hub.version(of: keys) }

@@ -28,6 +28,14 @@ final class Card: Sendable {
         case elsewhere
     }
 
+    /// The card's event `id` at `version` if it is made already; `nil` otherwise.
+    func made(at version: Int, id: String) -> [UInt8]? {
+        state.withLock { state in
+            guard let latest = state.latest, latest.version == version, latest.id == id else { return nil }
+            return latest.event
+        }
+    }
+
     /// The card's event `id` at `version`: made already, waited for while
     /// another stream makes it, or this stream's to make.
     func claim(at version: Int, id: String) async -> Claim {

@@ -169,8 +169,10 @@ struct LiveStream<Page: ComposedPage>: Sendable {
             guard writer.isOpen else { return false }
             // Checked in a task of its own: the check's calls go deep (the session, the page's context),
             // and a task keeps the blocks its deepest call took until it ends, this one for as long as
-            // the stream is open (1.5 kB of an idle stream's).
-            return await Task { await self.context() != nil }.value
+            // the stream is open (1.5 kB of an idle stream's). Cancelled with the stream: a read for a
+            // client gone stops.
+            let check = Task { await self.context() != nil }
+            return await withTaskCancellationHandler { await check.value } onCancel: { check.cancel() }
         }
 
         private func version(of keys: Set<LiveKey>) -> Int { hub.version(of: keys) }
@@ -289,9 +291,9 @@ struct LiveStream<Page: ComposedPage>: Sendable {
         /// `nil` when `send` must do it. Called when the client has taken
         /// everything written (`unsentBytes` is 0), so the write need not wait.
         private func sendMade(_ due: inout [Bool], sent: inout [Int], into writer: ResponseBodyWriter) -> Bool? {
-            guard due.count(where: \.self) == 1, let index = due.firstIndex(of: true), let card = cards[index], hasKeptVisitor else { return nil }
+            guard due.count(where: \.self) == 1, let index = due.firstIndex(of: true), let card = cards[index] else { return nil }
             let version = version(of: card.keys)
-            guard let event = card.made(at: version, id: eventID(sent, sending: index, at: version)) else { return nil }
+            guard let event = card.made(at: version, id: eventID(sent, sending: index, at: version)), hasKeptVisitor else { return nil }
             sent[index] = version
             due[index] = false
             writer.writeWithoutWaiting(event)
@@ -303,10 +305,7 @@ struct LiveStream<Page: ComposedPage>: Sendable {
         /// must be checked (`visit()`).
         private var hasKeptVisitor: Bool {
             guard routes.signIn != nil else { return true }
-            guard let memos = routes.memos, let credential,
-                let kept = memos.visits.standing(VisitKey(credential: credential, renewing: false), versions: memos.versions)
-            else { return false }
-            return kept.name != nil || page.isPublic
+            return routes.keptVisit(credential: credential, renewing: false).map(routes.admits) ?? false
         }
 
         /// Renders the sections marked `due` (by their places in `keys`) for

@@ -89,13 +89,20 @@ extension PageRoutes {
     /// read once, when anything is kept.
     func making(_ request: Request) -> AnswerMaking { AnswerMaking(credential: keptCredential(in: request)) }
 
+    /// The visitor kept for `credential` while what they were read from
+    /// stands; `nil` when they must be read.
+    func keptVisit(credential: String?, renewing: Bool) -> Visit? {
+        // Checks that do not renew the session (a live page's) are kept apart: they hold longer, and
+        // a request that renews must not take one and skip the renewal.
+        guard let memos, let credential else { return nil }
+        return memos.visits.standing(VisitKey(credential: credential, renewing: renewing), versions: memos.versions)
+    }
+
     /// Who sent `request`: as kept for its `credential` while that stands,
     /// else as the sign-in reads them, then kept.
     func knownVisit(_ request: Request, _ signIn: any SignIn, renewing: Bool, credential: String?) async throws(HTTPError) -> Visit {
-        // Checks that do not renew the session (a live page's) are kept apart: they hold longer, and
-        // a request that renews must not take one and skip the renewal.
+        if let kept = keptVisit(credential: credential, renewing: renewing) { return kept }
         let key = credential.map { VisitKey(credential: $0, renewing: renewing) }
-        if let memos, let key, let kept = memos.visits.standing(key, versions: memos.versions) { return kept }
         let visit = try await signIn.visit(for: request, renewing: renewing)
         // Nobody is kept only for no credential: a token nobody holds (made up, or ended) is not worth a place.
         if let memos, let key, let credential, visit.name != nil || credential.isEmpty {

@@ -258,6 +258,9 @@ final class PageRoutes<Page: ComposedPage>: Sendable {
         case browser, script
     }
 
+    /// Whether `visit` may see the page: someone signed in, or anyone on a public page.
+    func admits(_ visit: Visit) -> Bool { visit.name != nil || page.isPublic }
+
     /// Who asks. On a private page, nobody is refused: the answer `reader` gets is thrown.
     /// - Parameters:
     ///   - renewing: whether the request is the visitor's own activity (`SignIn.visitor(for:renewing:)`).
@@ -267,7 +270,7 @@ final class PageRoutes<Page: ComposedPage>: Sendable {
         let visit = try await knownVisit(request, signIn, renewing: renewing, credential: credential)
         // A live stream's later check that finds them gone leaves its log naming who opened it.
         if let name = visit.name { request.log?.user = name }
-        guard visit.name == nil, !page.isPublic else { return visit }
+        guard !admits(visit) else { return visit }
         switch reader {
         case .browser:
             throw HTTPError(.seeOther, "Sign in to see this page.", headers: ["Location": signIn.signInPath(returningTo: request)])

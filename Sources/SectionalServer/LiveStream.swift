@@ -172,7 +172,11 @@ struct LiveStream<Page: ComposedPage>: Sendable {
             // the stream is open (1.5 kB of an idle stream's). Cancelled with the stream: a read for a
             // client gone stops.
             let check = Task { await self.context() != nil }
-            return await withTaskCancellationHandler { await check.value } onCancel: { check.cancel() }
+            return await withTaskCancellationHandler {
+                await check.value
+            } onCancel: {
+                check.cancel()
+            }
         }
 
         private func version(of keys: Set<LiveKey>) -> Int { hub.version(of: keys) }

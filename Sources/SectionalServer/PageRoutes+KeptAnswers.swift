@@ -7,8 +7,10 @@ extension PageRoutes {
     /// sent before anything is read, loaded or rendered: a `304` when the
     /// request names its tag, else the answer itself when it was sent whole.
     /// `nil` for anything else, which the route answers in full.
-    func keptAnswer(_ kind: AnswerKind, to request: Request, _ made: AnswerMaking) -> Response? {
-        guard let memos, let credential = made.credential,
+    /// Given the request's credential alone (`keptCredential(in:)`): an answer sent
+    /// from here makes nothing else, not even what a made one gathers.
+    func keptAnswer(_ kind: AnswerKind, to request: Request, credential: String?) -> Response? {
+        guard let memos, let credential,
             let answer = memos.answers.standing(AnswerKey(kind, of: request, credential: credential), versions: memos.versions)
         else { return nil }
         let confirmed = request.headers.withValue(of: "If-None-Match") { asked in !asked.isEmpty && EntityTag.matches(asked, answer.tag) }
@@ -84,10 +86,6 @@ extension PageRoutes {
 
     /// `request`'s credential when the routes keep anything by it; `nil` when they keep nothing.
     func keptCredential(in request: Request) -> String? { memos == nil ? nil : credential(in: request) }
-
-    /// What an answer to `request` is made from, to gather: its credential
-    /// read once, when anything is kept.
-    func making(_ request: Request) -> AnswerMaking { AnswerMaking(credential: keptCredential(in: request)) }
 
     /// The visitor kept for `credential` while what they were read from
     /// stands; `nil` when they must be read.

@@ -96,9 +96,9 @@ final class PageRoutes<Page: ComposedPage>: Sendable {
     /// `GET /feed`: the answer kept while nothing it shows has changed, else
     /// every section loaded concurrently, sent whole or streamed.
     @Sendable func fullPage(_ request: Request) throws(HTTPError) -> Reply {
-        let made = making(request)
-        if let kept = keptAnswer(.page, to: request, made) { return .now(kept) }
-        return .later { [self] in try await fullPageResponse(request, made) }
+        let credential = keptCredential(in: request)
+        if let kept = keptAnswer(.page, to: request, credential: credential) { return .now(kept) }
+        return .later { [self] in try await fullPageResponse(request, AnswerMaking(credential: credential)) }
     }
 
     private func fullPageResponse(_ request: Request, _ made: AnswerMaking) async throws(HTTPError) -> Response {
@@ -186,9 +186,9 @@ final class PageRoutes<Page: ComposedPage>: Sendable {
     /// refresh. Its links are those of the page with the section added.
     @Sendable func fragment(_ request: Request) throws(HTTPError) -> Reply {
         let id = try sectionID(of: request)
-        let made = making(request)
-        if let kept = keptAnswer(.fragment, to: request, made) { return .now(kept) }
-        return .later { [self] in try await fragmentResponse(request, id, made) }
+        let credential = keptCredential(in: request)
+        if let kept = keptAnswer(.fragment, to: request, credential: credential) { return .now(kept) }
+        return .later { [self] in try await fragmentResponse(request, id, AnswerMaking(credential: credential)) }
     }
 
     private func fragmentResponse(_ request: Request, _ id: SectionID, _ made: AnswerMaking) async throws(HTTPError) -> Response {
@@ -234,9 +234,9 @@ final class PageRoutes<Page: ComposedPage>: Sendable {
     /// `GET /api/feed/sections`: the composition as JSON, each section with
     /// the status of its load.
     @Sendable func description(_ request: Request) throws(HTTPError) -> Reply {
-        let made = making(request)
-        if let kept = keptAnswer(.description, to: request, made) { return .now(kept) }
-        return .later { [self] in try await descriptionResponse(request, made) }
+        let credential = keptCredential(in: request)
+        if let kept = keptAnswer(.description, to: request, credential: credential) { return .now(kept) }
+        return .later { [self] in try await descriptionResponse(request, AnswerMaking(credential: credential)) }
     }
 
     private func descriptionResponse(_ request: Request, _ made: AnswerMaking) async throws(HTTPError) -> Response {

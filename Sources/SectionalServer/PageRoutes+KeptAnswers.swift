@@ -6,9 +6,9 @@ extension PageRoutes {
     /// The answer kept for `request` while what it was made from stands,
     /// sent before anything is read, loaded or rendered: a `304` when the
     /// request names its tag, else the answer itself when it was sent whole.
-    /// `nil` for anything else, which the route answers in full.
-    /// Given the request's credential alone (`keptCredential(in:)`): an answer sent
-    /// from here makes nothing else, not even what a made one gathers.
+    /// `nil` for anything else, which the route answers in full. It takes the
+    /// request's credential (`keptCredential(in:)`) alone: what a made
+    /// answer gathers (`AnswerMaking`) is made only when it is made.
     func keptAnswer(_ kind: AnswerKind, to request: Request, credential: String?) -> Response? {
         guard let memos, let credential,
             let answer = memos.answers.standing(AnswerKey(kind, of: request, credential: credential), versions: memos.versions)
@@ -37,8 +37,7 @@ extension PageRoutes {
             let key = AnswerKey(kind, of: request, credential: credential)
             var basis = made.basis
             for card in cards { basis.add(card: card) }
-            // Nobody is kept for a credential nobody holds (made up, or ended), as with visits: not worth a place.
-            if basis.isVersioned, made.visit.name != nil || credential.isEmpty {
+            if basis.isVersioned, Self.isWorthKeeping(made.visit, under: credential) {
                 memos.answers.keep(KeptAnswer(tag: tag, user: made.visit.name, whole: sendableAgain(response)), basis: basis, for: key)
             }
         }
@@ -87,6 +86,11 @@ extension PageRoutes {
     /// `request`'s credential when the routes keep anything by it; `nil` when they keep nothing.
     func keptCredential(in request: Request) -> String? { memos == nil ? nil : credential(in: request) }
 
+    /// Whether what `visit` is or was sent is kept under `credential`: nobody
+    /// is kept only for no credential; a token nobody holds (made up, or
+    /// ended) is not worth a place.
+    static func isWorthKeeping(_ visit: Visit, under credential: String) -> Bool { visit.name != nil || credential.isEmpty }
+
     /// The visitor kept for `credential` while what they were read from
     /// stands; `nil` when they must be read.
     func keptVisit(credential: String?, renewing: Bool) -> Visit? {
@@ -102,8 +106,7 @@ extension PageRoutes {
         if let kept = keptVisit(credential: credential, renewing: renewing) { return kept }
         let key = credential.map { VisitKey(credential: $0, renewing: renewing) }
         let visit = try await signIn.visit(for: request, renewing: renewing)
-        // Nobody is kept only for no credential: a token nobody holds (made up, or ended) is not worth a place.
-        if let memos, let key, let credential, visit.name != nil || credential.isEmpty {
+        if let memos, let key, let credential, Self.isWorthKeeping(visit, under: credential) {
             memos.keep(visit, read: visit.readAt, in: memos.visits, for: key)
         }
         return visit
@@ -122,7 +125,7 @@ extension PageRoutes {
 
 /// Who an answer is for and what it is made from so far: its visitor's
 /// stamp, its layout's, then its cards'.
-struct AnswerMaking: Sendable {
+struct AnswerMaking {
     var visit = Visit.nobody
     /// What in the request says who sends it, read once; `nil` when nothing
     /// is kept (then nothing is gathered either).

@@ -30,8 +30,9 @@ public struct SessionCookie: Sendable {
     }
 
     /// The cookie's value, if sent, lent to `body` as the bytes of the
-    /// request's field: nothing is copied.
-    public func withValue<Result>(in request: Request, _ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result? {
+    /// request's field: nothing is copied. Inlinable for the reason
+    /// `HTTPHeaders.withValue(of:_:)` is: specialized where it is called.
+    @inlinable public func withValue<Result>(in request: Request, _ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result? {
         // Browsers send one Cookie field; this runs on every request, so it
         // scans that field's bytes once.
         var name = name

@@ -2,30 +2,38 @@
 /// dictionary holds them, the list only points at them. What the cache of
 /// cards and the kept answers' tags are both made of, each entry costing
 /// the size it is put with.
+///
+/// Inlinable, like `StampedMemo`, so that the modules using it get it
+/// specialized for their keys: called as generic code across modules, each
+/// look-up asked the runtime for its types' metadata (a twentieth of a `304`).
+@usableFromInline
 struct LeastRecentlyUsed<Key: Hashable, Value>: ~Copyable {
+    @usableFromInline
     final class Entry {
-        let key: Key
-        var content: Value
-        var size: Int
-        unowned(unsafe) var older: Entry?
-        unowned(unsafe) var newer: Entry?
+        @usableFromInline let key: Key
+        @usableFromInline var content: Value
+        @usableFromInline var size: Int
+        @usableFromInline unowned(unsafe) var older: Entry?
+        @usableFromInline unowned(unsafe) var newer: Entry?
 
-        init(key: Key, content: Value, size: Int) {
+        @inlinable init(key: Key, content: Value, size: Int) {
             self.key = key
             self.content = content
             self.size = size
         }
     }
 
-    var entries: [Key: Entry] = [:]
-    unowned(unsafe) var newest: Entry?
-    unowned(unsafe) var oldest: Entry?
-    var statistics = SectionCache.Statistics()
+    @usableFromInline var entries: [Key: Entry] = [:]
+    @usableFromInline unowned(unsafe) var newest: Entry?
+    @usableFromInline unowned(unsafe) var oldest: Entry?
+    @usableFromInline var statistics = SectionCache.Statistics()
 
-    mutating func take(_ key: Key) -> Value? { take(key) { $0 } }
+    @inlinable init() {}
+
+    @inlinable mutating func take(_ key: Key) -> Value? { take(key) { $0 } }
 
     /// The entry under `key` as `body` reads it, changing it in place; `nil` when there is none.
-    mutating func take<Result>(_ key: Key, _ body: (inout Value) -> Result) -> Result? {
+    @inlinable mutating func take<Result>(_ key: Key, _ body: (inout Value) -> Result) -> Result? {
         guard let entry = entries[key] else {
             statistics.misses += 1
             return nil
@@ -35,7 +43,7 @@ struct LeastRecentlyUsed<Key: Hashable, Value>: ~Copyable {
         return body(&entry.content)
     }
 
-    mutating func put(_ key: Key, _ content: Value, size: Int, capacity: Int) {
+    @inlinable mutating func put(_ key: Key, _ content: Value, size: Int, capacity: Int) {
         if let entry = entries[key] {
             statistics.bytes += size - entry.size
             entry.content = content
@@ -58,7 +66,7 @@ struct LeastRecentlyUsed<Key: Hashable, Value>: ~Copyable {
     }
 
     /// Drops the entry under `key`, if any.
-    mutating func remove(_ key: Key) {
+    @inlinable mutating func remove(_ key: Key) {
         guard let entry = entries[key] else { return }
         unlink(entry)
         statistics.bytes -= entry.size
@@ -66,13 +74,13 @@ struct LeastRecentlyUsed<Key: Hashable, Value>: ~Copyable {
         entries[key] = nil  // last: the dictionary's reference is the one that keeps it
     }
 
-    private mutating func touch(_ entry: Entry) {
+    @inlinable mutating func touch(_ entry: Entry) {
         guard entry !== newest else { return }
         unlink(entry)
         pushNewest(entry)
     }
 
-    private mutating func pushNewest(_ entry: Entry) {
+    @inlinable mutating func pushNewest(_ entry: Entry) {
         entry.older = newest
         entry.newer = nil
         newest?.newer = entry
@@ -80,7 +88,7 @@ struct LeastRecentlyUsed<Key: Hashable, Value>: ~Copyable {
         if oldest == nil { oldest = entry }
     }
 
-    private mutating func unlink(_ entry: Entry) {
+    @inlinable mutating func unlink(_ entry: Entry) {
         if let newer = entry.newer { newer.older = entry.older } else { newest = entry.older }
         if let older = entry.older { older.newer = entry.newer } else { oldest = entry.newer }
         entry.older = nil

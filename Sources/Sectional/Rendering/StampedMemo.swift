@@ -10,20 +10,32 @@ import Synchronization
 /// Only a value made from versioned inputs alone is kept (`AnswerBasis`).
 /// Bounded by bytes, the least recently used going first; `size` counts
 /// an entry's key and value.
+///
+/// Its look-up and keeping are inlinable: the modules that use it then get
+/// them specialized for their keys and values. Called as generic code from
+/// another module, each look-up asked the runtime for its types' metadata
+/// and hashed through witness tables: 6,800 instructions of a `304`'s
+/// 89,500, against 2,500 specialized.
 public final class StampedMemo<Key: Hashable & Sendable, Value: Sendable>: Sendable {
-    private struct Entry {
-        let value: Value
-        let basis: AnswerBasis
+    @usableFromInline
+    struct Entry: Sendable {
+        @usableFromInline let value: Value
+        @usableFromInline let basis: AnswerBasis
         /// The versions' change count when every version was last found
         /// current: at the same count none has changed since, and only the
         /// expiry needs a look (five version lookups were a third of a `304`).
-        var confirmedAt: Int?
+        @usableFromInline var confirmedAt: Int?
+
+        @inlinable init(value: Value, basis: AnswerBasis) {
+            self.value = value
+            self.basis = basis
+        }
     }
 
     /// The most the entries may hold, in bytes.
     public let capacity: Int
-    private let state: Mutex<LeastRecentlyUsed<Key, Entry>>
-    private let size: @Sendable (Key, Value) -> Int
+    @usableFromInline let state: Mutex<LeastRecentlyUsed<Key, Entry>>
+    @usableFromInline let size: @Sendable (Key, Value) -> Int
 
     /// At most `capacity` bytes of entries, each costing `size` and 64 bytes a version.
     public init(capacity: Int, size: @escaping @Sendable (Key, Value) -> Int) {
@@ -36,7 +48,7 @@ public final class StampedMemo<Key: Hashable & Sendable, Value: Sendable>: Senda
     /// current in `versions` and it has not expired; `nil` otherwise. A memo
     /// is asked with one source of versions, always the same: an entry
     /// confirmed at one source's change count stands at that count.
-    public func standing(_ key: Key, versions: any LiveVersionSource, now: ContinuousClock.Instant = .now) -> Value? {
+    @inlinable public func standing(_ key: Key, versions: any LiveVersionSource, now: ContinuousClock.Instant = .now) -> Value? {
         // Counted before any version is read: a change made during the reads moves it on.
         let changes = versions.changeCount
         return state.withLock { entries in
@@ -54,7 +66,7 @@ public final class StampedMemo<Key: Hashable & Sendable, Value: Sendable>: Senda
     }
 
     /// Keeps `value` under `key`, when `basis` is versioned throughout.
-    public func keep(_ value: Value, basis: AnswerBasis, for key: Key) {
+    @inlinable public func keep(_ value: Value, basis: AnswerBasis, for key: Key) {
         guard basis.isVersioned else { return }
         let cost = size(key, value) + 64 * (basis.read.count + basis.cards.count) + 96
         guard cost <= capacity else { return }
@@ -68,9 +80,9 @@ public final class StampedMemo<Key: Hashable & Sendable, Value: Sendable>: Senda
 /// kept (`StampedMemo`).
 public struct AnswerBasis: Sendable {
     /// Each key read, at its version (a visitor, a layout).
-    var read: [(key: LiveKey, version: Int)] = []
+    @usableFromInline var read: [(key: LiveKey, version: Int)] = []
     /// Each card's live keys, at the sum of their versions.
-    var cards: [(keys: Set<LiveKey>, version: Int)] = []
+    @usableFromInline var cards: [(keys: Set<LiveKey>, version: Int)] = []
     /// The earliest expiry, as `ReadStamp` keeps it.
     var expiry: Duration?
     /// Whether nothing unversioned went in (and something may be kept at all).
@@ -90,7 +102,7 @@ public struct AnswerBasis: Sendable {
     }
 
     /// Whether every version is still current in `versions`, and `now` is before it expires.
-    func stands(in versions: any LiveVersionSource, at now: ContinuousClock.Instant) -> Bool {
+    @usableFromInline func stands(in versions: any LiveVersionSource, at now: ContinuousClock.Instant) -> Bool {
         if hasExpired(at: now) { return false }
         for stamp in read where versions.version(of: stamp.key) != stamp.version { return false }
         for stamp in cards where versions.version(of: stamp.keys) != stamp.version { return false }
@@ -98,7 +110,7 @@ public struct AnswerBasis: Sendable {
     }
 
     /// Whether `now` is past when it stops holding.
-    func hasExpired(at now: ContinuousClock.Instant) -> Bool { expiry.map { now.sinceOrigin >= $0 } ?? false }
+    @usableFromInline func hasExpired(at now: ContinuousClock.Instant) -> Bool { expiry.map { now.sinceOrigin >= $0 } ?? false }
 
     /// A card of the page: versioned when it is cacheable, was not left
     /// out of the cache, and loaded (a fallback is never confirmed).

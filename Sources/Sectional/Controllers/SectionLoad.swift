@@ -12,9 +12,9 @@
 /// ```
 public struct SectionLoad {
     /// The load as an operation for a child task.
-    let operation: @Sendable () async throws -> any Sendable
+    @usableFromInline let operation: @Sendable () async throws -> any Sendable
     /// Hands the operation's result to the controller.
-    let deliver: (any Sendable) -> Void
+    @usableFromInline let deliver: (any Sendable) -> Void
 
     /// A load whose `operation` runs concurrently with its siblings' and
     /// whose result `deliver` hands to the controller.
@@ -27,7 +27,11 @@ public struct SectionLoad {
     ///   - deliver: called in the calling task with the model when the
     ///     operation returns in time; it may capture `self`. Not called when
     ///     the operation throws or misses its deadline.
-    public init<Model: Sendable>(
+    ///
+    /// Inlinable, so that its closures are compiled for the app's `Model`:
+    /// made as generic code, each delivery asked the runtime for the
+    /// metadata of `Model?` to cast its result.
+    @inlinable public init<Model: Sendable>(
         _ operation: @escaping @Sendable () async throws -> Model,
         deliver: @escaping (Model) -> Void
     ) {

@@ -38,11 +38,11 @@ final class ServerCore: Sendable {
     /// the other threads parking and resuming waiting. `resumeAllSuspended()`
     /// waits for zero, so no resume is still running when the daemon stops.
     private let resumesInFlight = Atomic<Int>(0)
+    /// Streams whose reader waits for the producer's next write.
+    private let parkedStreams = ParkedStreams()
 
     private struct Parked {
         var states: [ObjectIdentifier: RequestState] = [:]
-        /// Streams whose reader waits for the producer's next write.
-        var streams: [ObjectIdentifier: StreamContext] = [:]
         /// Set by `resumeAllSuspended()`: the daemon is about to stop.
         var closed = false
     }
@@ -276,22 +276,11 @@ final class ServerCore: Sendable {
 
     /// Suspends a stream's connection until its producer writes; `false`
     /// when the server is stopping and parks nothing more.
-    func park(_ stream: StreamContext) -> Bool {
-        parked.withLock { parked in
-            guard !parked.closed else { return false }
-            MHD_suspend_connection(stream.connection.pointer)
-            parked.streams[ObjectIdentifier(stream)] = stream
-            return true
-        }
-    }
+    func park(_ stream: StreamContext) -> Bool { parkedStreams.park(stream) }
 
     /// Resumes a parked stream's connection, unless `stop()` already did.
     func unpark(_ stream: StreamContext) {
-        let wasParked = parked.withLock { parked in
-            guard parked.streams.removeValue(forKey: ObjectIdentifier(stream)) != nil else { return false }
-            resumesInFlight.add(1, ordering: .relaxed)
-            return true
-        }
+        let wasParked = parkedStreams.take(stream) { resumesInFlight.add(1, ordering: .relaxed) }
         if wasParked { resume(stream.connection.pointer) }
     }
 
@@ -311,10 +300,9 @@ final class ServerCore: Sendable {
                 if let connection = state.connection { MHD_resume_connection(connection.pointer) }
             }
             parked.states.removeAll()
-            // A woken stream reader that finds nothing to send can no longer park: it ends the body.
-            for stream in parked.streams.values { MHD_resume_connection(stream.connection.pointer) }
-            parked.streams.removeAll()
         }
+        // A woken stream reader that finds nothing to send can no longer park: it ends the body.
+        parkedStreams.closeAll()
         // Nothing is parked from now on, so the count only falls; each resume takes microseconds.
         while resumesInFlight.load(ordering: .acquiring) > 0 { sched_yield() }
     }

@@ -150,15 +150,18 @@ final class StreamContext: ResponseBodySink, @unchecked Sendable {
             if !state.chunks.isEmpty {
                 var written = 0
                 while written < buffer.count, !state.chunks.isEmpty {
-                    let chunk = state.chunks[0]
-                    let count = min(buffer.count - written, chunk.count - state.offset)
-                    chunk.withUnsafeBytes { source in
+                    // Read in place, not copied out: one change's event is the same bytes in
+                    // thousands of streams, and a copy of it counted a reference to them from every thread.
+                    let offset = state.offset
+                    let (count, chunkCount) = state.chunks[0].withUnsafeBytes { source in
+                        let count = min(buffer.count - written, source.count - offset)
                         UnsafeMutableRawBufferPointer(rebasing: buffer[written..<(written + count)])
-                            .copyMemory(from: UnsafeRawBufferPointer(rebasing: source[state.offset..<(state.offset + count)]))
+                            .copyMemory(from: UnsafeRawBufferPointer(rebasing: source[offset..<(offset + count)]))
+                        return (count, source.count)
                     }
                     written += count
                     state.offset += count
-                    if state.offset == chunk.count {
+                    if state.offset == chunkCount {
                         state.chunks.removeFirst()
                         state.offset = 0
                     }

@@ -61,6 +61,13 @@ final class ConnectionRegistry: Sendable {
     private struct Entries {
         var bySocket: [Int32: Tracked] = [:]
         var byClient: [PeerAddress: Int] = [:]
+
+        /// One connection fewer from `client`.
+        mutating func giveBack(_ client: PeerAddress?) {
+            guard let client else { return }
+            let held = byClient[client, default: 1] - 1
+            byClient[client] = held > 0 ? held : nil
+        }
     }
     /// How long a connection must have waited for its head before it may be
     /// shed for a newcomer: a second, or a tenth of the head deadline when
@@ -107,7 +114,8 @@ final class ConnectionRegistry: Sendable {
         let now = Self.now()
         let tracked = Tracked(socket: socket, client: client, since: now)
         entries.withLock { entries in
-            entries.bySocket[socket] = tracked
+            // An entry its socket's reuse replaces is gone: closing it later finds nothing to give back.
+            if let replaced = entries.bySocket.updateValue(tracked, forKey: socket) { entries.giveBack(replaced.client) }
             if let client {
                 let held = entries.byClient[client, default: 0] + 1
                 entries.byClient[client] = held
@@ -149,10 +157,7 @@ final class ConnectionRegistry: Sendable {
         entries.withLock { entries in
             guard entries.bySocket[tracked.socket] === tracked else { return }
             entries.bySocket[tracked.socket] = nil
-            if let client = tracked.client {
-                let held = entries.byClient[client, default: 1] - 1
-                entries.byClient[client] = held > 0 ? held : nil
-            }
+            entries.giveBack(tracked.client)
         }
     }
 

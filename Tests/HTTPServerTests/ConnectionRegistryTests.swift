@@ -37,6 +37,21 @@ import Testing
         #expect(registry.count == 0)
     }
 
+    @Test("A connection whose socket a newer one reuses gives its address's place back")
+    func reusedSocketFreesItsPlace() {
+        let registry = ConnectionRegistry(headTimeout: .seconds(10), softLimit: 16, perClientLimit: 1)
+        let alex = PeerAddress.ipv4(0x0100_007f)
+        let old = registry.opened(-21, from: alex)
+        let new = registry.opened(-21, from: alex)
+        #expect(registry.headArrived(new), "the old connection's place is the newer one's, not a second place held")
+        registry.closed(old)
+        registry.closed(new)
+        let later = registry.opened(-22, from: alex)
+        #expect(registry.headArrived(later), "closing both left the address no place held")
+        registry.closed(later)
+        #expect(registry.count == 0)
+    }
+
     @Test("One address past its limit is shut down, counted over every worker's connections; others and later ones get in")
     func perClientLimit() {
         let registry = ConnectionRegistry(headTimeout: .seconds(10), softLimit: 16, perClientLimit: 2)

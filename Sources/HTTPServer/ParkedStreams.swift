@@ -5,8 +5,8 @@ import Synchronization
 /// connections suspended. Kept in shards, each under a lock of its own: a
 /// change sent to thousands of live streams parks and resumes them all at
 /// once, from every worker and task thread, and under one lock those
-/// threads queued behind each other (a tenth of a fan-out's CPU went to
-/// waiting for it and being woken).
+/// threads queued behind each other (waiting for it took 3.7% of a
+/// fan-out's CPU samples and sleeping on it 2.7%; the wait 0.3% since).
 final class ParkedStreams: Sendable {
     private final class Shard: Sendable {
         struct State {

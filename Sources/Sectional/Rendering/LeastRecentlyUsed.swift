@@ -5,7 +5,8 @@
 ///
 /// Inlinable, like `StampedMemo`, so that the modules using it get it
 /// specialized for their keys: called as generic code across modules, each
-/// look-up asked the runtime for its types' metadata (a twentieth of a `304`).
+/// look-up asked the runtime for its types' metadata (part of the cost
+/// `StampedMemo` counts).
 @usableFromInline
 struct LeastRecentlyUsed<Key: Hashable, Value>: ~Copyable {
     @usableFromInline

@@ -15,7 +15,8 @@ import Synchronization
 /// them specialized for their keys and values. Called as generic code from
 /// another module, each look-up asked the runtime for its types' metadata
 /// and hashed through witness tables: 6,800 instructions of a `304`'s
-/// 89,500, against 2,500 specialized.
+/// 89,500 on a build without cross-module optimisation, against 2,000
+/// specialized.
 public final class StampedMemo<Key: Hashable & Sendable, Value: Sendable>: Sendable {
     @usableFromInline
     struct Entry: Sendable {

@@ -11,13 +11,13 @@
 /// MHD_SIZE_UNKNOWN is a macro, which Swift does not import.
 static const uint64_t sectional_size_unknown = MHD_SIZE_UNKNOWN;
 
-/// Starts a daemon on an already listening socket, with the accept policy,
+/// Starts a daemon with no listening socket of its own (connections reach it
+/// through MHD_add_connection), with the accept policy,
 /// the access handler, the per-request URI and completion callbacks, the
 /// logger of libmicrohttpd's own messages, and further options in an
 /// MHD_OPTION_END-terminated array.
 static inline struct MHD_Daemon *
 sectional_start_daemon(unsigned int flags,
-                       MHD_socket listen_fd,
                        MHD_AcceptPolicyCallback accept_policy, void *accept_policy_cls,
                        MHD_AccessHandlerCallback handler, void *handler_cls,
                        void *(*uri_log)(void *cls, const char *uri, struct MHD_Connection *connection),
@@ -27,8 +27,7 @@ sectional_start_daemon(unsigned int flags,
                        MHD_LogCallback logger, void *logger_cls,
                        const struct MHD_OptionItem *options)
 {
-    return MHD_start_daemon(flags, 0, accept_policy, accept_policy_cls, handler, handler_cls,
-                            MHD_OPTION_LISTEN_SOCKET, listen_fd,
+    return MHD_start_daemon(flags | MHD_USE_NO_LISTEN_SOCKET | MHD_USE_ITC, 0, accept_policy, accept_policy_cls, handler, handler_cls,
                             MHD_OPTION_URI_LOG_CALLBACK, uri_log, uri_log_cls,
                             MHD_OPTION_NOTIFY_COMPLETED, completed, completed_cls,
                             MHD_OPTION_NOTIFY_CONNECTION, connection_notify, connection_notify_cls,

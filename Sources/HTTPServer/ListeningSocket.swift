@@ -11,28 +11,8 @@ struct ListeningSocket {
     let port: Int
     let isIPv6: Bool
 
-    /// `count` sockets on one port, one for each worker thread. The kernel
-    /// spreads new connections over them evenly (`SO_REUSEPORT`), where
-    /// threads sharing one socket race for each connection and one of them
-    /// may take most of a burst while the others idle.
-    ///
-    /// The port is first bound alone, so that a port any other program holds,
-    /// even one sharing it the same way, is a clear error, not a silent share.
-    static func open(host: String, port: Int, count: Int) throws(ServerError) -> [ListeningSocket] {
-        guard count > 1 else { return [try bound(host: host, port: port, sharingPort: false)] }
-        let probe = try bound(host: host, port: port, sharingPort: false, listening: false)
-        close(probe.descriptor)
-        var sockets: [ListeningSocket] = []
-        do {
-            for _ in 0..<count { sockets.append(try bound(host: host, port: probe.port, sharingPort: true)) }
-        } catch {
-            for socket in sockets { close(socket.descriptor) }
-            throw error
-        }
-        return sockets
-    }
-
-    private static func bound(host: String, port: Int, sharingPort: Bool, listening: Bool = true) throws(ServerError) -> ListeningSocket {
+    /// The acceptor's socket: a port another program holds is a clear error.
+    static func open(host: String, port: Int) throws(ServerError) -> ListeningSocket {
         var hints = addrinfo()
         hints.ai_family = AF_UNSPEC
         hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
@@ -47,7 +27,6 @@ struct ListeningSocket {
         guard fd >= 0 else { throw .socket(operation: "socket", errno: errno) }
         var on: Int32 = 1
         setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &on, socklen_t(MemoryLayout<Int32>.size))
-        if sharingPort { setsockopt(fd, SOL_SOCKET, SO_REUSEPORT, &on, socklen_t(MemoryLayout<Int32>.size)) }
         guard bind(fd, first.pointee.ai_addr, first.pointee.ai_addrlen) == 0 else {
             let error = errno
             close(fd)
@@ -57,7 +36,7 @@ struct ListeningSocket {
             default: throw .socket(operation: "bind", errno: error)
             }
         }
-        guard !listening || listen(fd, 1024) == 0 else {
+        guard listen(fd, 1024) == 0 else {
             let error = errno
             close(fd)
             throw .socket(operation: "listen", errno: error)

@@ -19,19 +19,17 @@ public final class Server: Sendable {
     /// The port it listens on (the real one when the configuration asked for 0).
     public let port: Int
     private let core: ServerCore
-    /// The daemons, one a worker thread; `nil` once stopped.
-    private let daemons: Mutex<DaemonHandles?>
+    /// The pages' daemons, then the streams', each a thread of its own; `nil` once stopped.
+    private let daemons: Mutex<Acceptor.Daemons?>
+    private let acceptor: Acceptor
     private let coreReference: Unmanaged<ServerCore>
     private let stopped = Atomic<Bool>(false)
 
-    private struct DaemonHandles: @unchecked Sendable {
-        let pointers: [OpaquePointer]
-    }
-
-    private init(port: Int, core: ServerCore, daemons: DaemonHandles, coreReference: Unmanaged<ServerCore>) {
+    private init(port: Int, core: ServerCore, daemons: Acceptor.Daemons, acceptor: Acceptor, coreReference: Unmanaged<ServerCore>) {
         self.port = port
         self.core = core
         self.daemons = Mutex(daemons)
+        self.acceptor = acceptor
         self.coreReference = coreReference
     }
 
@@ -47,35 +45,47 @@ public final class Server: Sendable {
             logger.warning(
                 "only \(descriptors) open files are allowed (ulimit -n): fewer than the \(configuration.connectionLimit) connections allowed")
         }
-        let sockets = try ListeningSocket.open(host: configuration.host, port: configuration.port, count: workers)
+        let socket = try ListeningSocket.open(host: configuration.host, port: configuration.port)
         let core = ServerCore(responder: responder, logger: logger, configuration: configuration)
         let reference = Unmanaged.passRetained(core)
         var daemons: [OpaquePointer] = []
-        for socket in sockets {
-            guard let daemon = startDaemon(on: socket, of: workers, configuration, core: reference) else {
-                // A daemon stopped closes its socket; the sockets no daemon took are closed here.
-                for socket in sockets.dropFirst(daemons.count) { close(socket.descriptor) }
-                for daemon in daemons { MHD_stop_daemon(daemon) }
-                reference.release()
-                throw .daemonRefused
-            }
-            daemons.append(daemon)
+        let abandon = { (daemons: [OpaquePointer]) in
+            for daemon in daemons { MHD_stop_daemon(daemon) }
+            close(socket.descriptor)
+            reference.release()
         }
-        let server = Server(port: sockets[0].port, core: core, daemons: DaemonHandles(pointers: daemons), coreReference: reference)
+        for memoryLimit in [configuration.connectionMemoryLimit, configuration.streamConnectionMemoryLimit] {
+            for _ in 0..<workers {
+                guard let daemon = startDaemon(of: workers, memoryLimit: memoryLimit, isIPv6: socket.isIPv6, configuration, core: reference)
+                else {
+                    abandon(daemons)
+                    throw .daemonRefused
+                }
+                daemons.append(daemon)
+            }
+        }
+        let handedTo = Acceptor.Daemons(pages: Array(daemons.prefix(workers)), streams: Array(daemons.dropFirst(workers)))
+        // A client sends its head right after the handshake, so its first bytes come within
+        // microseconds; the registry's limits and head deadline apply from the hand-over.
+        let acceptor = Acceptor(
+            listening: socket.descriptor, daemons: handedTo, window: min(.milliseconds(50), configuration.requestHeadTimeout / 10))
+        let server = Server(port: socket.port, core: core, daemons: handedTo, acceptor: acceptor, coreReference: reference)
         core.connections.startSweeping()
+        acceptor.start()
         return server
     }
 
-    /// One worker thread's daemon, on a socket of its own. It holds its share
-    /// of the connection limit; the registry counts connections per client
-    /// over all the daemons, each of which may hold the whole per-client limit.
+    /// One worker thread's daemon; the acceptor hands it its connections.
+    /// It holds its share of the connection limit; the registry counts
+    /// connections per client over all the daemons, each of which may hold
+    /// the whole per-client limit.
     private static func startDaemon(
-        on socket: ListeningSocket, of workers: Int, _ configuration: ServerConfiguration, core: Unmanaged<ServerCore>
+        of workers: Int, memoryLimit: Int, isIPv6: Bool, _ configuration: ServerConfiguration, core: Unmanaged<ServerCore>
     ) -> OpaquePointer? {
         var flags =
             MHD_USE_INTERNAL_POLLING_THREAD.rawValue | MHD_USE_EPOLL.rawValue
             | MHD_ALLOW_SUSPEND_RESUME.rawValue | MHD_USE_ERROR_LOG.rawValue
-        if socket.isIPv6 { flags |= MHD_USE_IPv6.rawValue }
+        if isIPv6 { flags |= MHD_USE_IPv6.rawValue }
         // Room above its share, so that a newcomer is let in and the registry can shed for it
         // (ServerConfiguration.connectionLimit says why each daemon has all of it).
         let connectionShare = (configuration.connectionLimit + workers - 1) / workers + Self.sheddingHeadroom
@@ -83,7 +93,7 @@ public final class Server: Sendable {
             MHD_OptionItem(option: .CONNECTION_TIMEOUT, value: configuration.connectionTimeout, ptr_value: nil),
             MHD_OptionItem(option: .CONNECTION_LIMIT, value: connectionShare, ptr_value: nil),
             MHD_OptionItem(option: .PER_IP_CONNECTION_LIMIT, value: configuration.perClientConnectionLimit, ptr_value: nil),
-            MHD_OptionItem(option: .CONNECTION_MEMORY_LIMIT, value: configuration.connectionMemoryLimit, ptr_value: nil),
+            MHD_OptionItem(option: .CONNECTION_MEMORY_LIMIT, value: memoryLimit, ptr_value: nil),
             // Strict within the RFCs, as advised for public servers: no bare LF line ends, no
             // folded fields, no whitespace in the target; each is a 400 from libmicrohttpd.
             MHD_OptionItem(option: .CLIENT_DISCIPLINE_LVL, value: 1, ptr_value: nil),
@@ -92,7 +102,7 @@ public final class Server: Sendable {
         let cls = core.toOpaque()
         return options.withUnsafeBufferPointer { items in
             sectional_start_daemon(
-                UInt32(flags), socket.descriptor,
+                UInt32(flags),
                 MHDCallbacks.acceptUnlessStopping, cls,
                 MHDCallbacks.access, cls,
                 MHDCallbacks.requestStarted, cls,
@@ -118,10 +128,17 @@ public final class Server: Sendable {
     /// middle of the next request (which it could not send elsewhere if it is a POST).
     public func beginDraining() { core.isDraining.store(true, ordering: .relaxed) }
 
+    /// Connections the streams' daemons hold: those that opened with an event stream.
+    var openStreamConnections: Int {
+        daemons.withLock { daemons in
+            daemons?.streams.reduce(0) { $0 + Int(sectional_daemon_connection_count($1)) } ?? 0
+        }
+    }
+
     /// Connections open, idle keep-alive ones included; 0 once stopped.
     public var openConnections: Int {
         daemons.withLock { daemons in
-            daemons?.pointers.reduce(0) { $0 + Int(sectional_daemon_connection_count($1)) } ?? 0
+            daemons?.all.reduce(0) { $0 + Int(sectional_daemon_connection_count($1)) } ?? 0
         }
     }
 
@@ -146,8 +163,9 @@ public final class Server: Sendable {
         // Let the 503s just queued go out before every connection closes.
         waitForRequestsInFlight(upTo: min(grace, .seconds(1)))
         daemons.withLock { $0 = nil }
-        // Each closes its listening socket too.
-        for daemon in handles.pointers { MHD_stop_daemon(daemon) }
+        // No connection is handed to a daemon from here on.
+        acceptor.stop()
+        for daemon in handles.all { MHD_stop_daemon(daemon) }
         coreReference.release()
     }
 

@@ -31,12 +31,11 @@ public struct ServerConfiguration: Sendable {
     /// descriptors an attack can take (each holds `connectionMemoryLimit`).
     /// A new connection past it makes room by closing the one that has
     /// waited longest for a request head, so half-sent heads cannot lock
-    /// other clients out. Each worker thread's daemon holds an equal share
-    /// of it and `Server.sheddingHeadroom` (64) more for that moment: the
-    /// kernel spreads connections over the daemons only about evenly, and a
-    /// daemon at its own limit stops accepting, which would leave newcomers
-    /// waiting behind an attacker's reconnects. The true ceiling on
-    /// descriptors and memory is the limit and 64 a worker.
+    /// other clients out. Each daemon (a worker thread has one for pages and
+    /// one for event streams) holds an equal share of it and
+    /// `Server.sheddingHeadroom` (64) more for that moment: a daemon at its
+    /// own limit closes a newcomer before the registry can shed for it. The
+    /// true ceiling on descriptors and memory is the limit and 64 a daemon.
     public var connectionLimit = 1024
     /// Open connections at most from one client address: a quarter of
     /// `connectionLimit`, so one attacking address (1,000 slowloris or
@@ -52,6 +51,15 @@ public struct ServerConfiguration: Sendable {
     /// what closed connections held (3.4 MB after 64 connections). A whole
     /// number of pages, since the mapping is rounded up to one.
     public var connectionMemoryLimit = 36 * 1024
+    /// Bytes of buffer per connection that opens with an event stream (a
+    /// `GET` whose head, at most 2 KiB, accepts `text/event-stream`): it
+    /// holds the head and an event at a time, for as long as the page stays
+    /// open. At 32 KiB or less it comes from malloc, blocks side by side,
+    /// where a mapping of its own keeps two whole pages resident: an idle
+    /// stream took 12.5 kB at 8 KiB, 15.9 kB with the pages' 36 KiB. A
+    /// stream's answer closes its connection when it ends, so this buffer
+    /// never serves a page's request.
+    public var streamConnectionMemoryLimit = 8 * 1024
     /// Bytes of request body read (and dropped) before the answer is 413.
     public var requestBodyLimit = 64 * 1024
     /// One line per request on the logger, in its format: method, path,

@@ -325,7 +325,10 @@ final class ServerCore: Sendable {
         if let prepared = response.prepared, !closing {
             return MHD_queue_response(connection, UInt32(response.status.code), prepared.pointer)
         }
-        guard let made = MHDResponse.make(response, stream: stream, closeConnection: closing) else {
+        // A stream that stays open closes its connection when it ends: it may hold a stream's small
+        // buffer (`Acceptor`), which a proxy's next request on that connection must not meet.
+        let closes = closing || stream?.staysOpen == true
+        guard let made = MHDResponse.make(response, stream: stream, closeConnection: closes) else {
             return queue(HTTPError(.notFound, "The file is gone.").response(), on: connection, state)
         }
         defer { MHD_destroy_response(made) }

@@ -68,7 +68,7 @@ import Testing
     @Test("One address holds at most its limit of connections over all the worker threads together")
     func perClientLimitOverAllWorkers() async throws {
         var configuration = ServerConfiguration.forTests()
-        // Each worker's daemon has a socket of its own and counts only its own connections.
+        // Each worker's daemon counts only its own connections.
         configuration.threads = 4
         configuration.perClientConnectionLimit = 3
         try await withLiveServer(LiveRoutes.router(), configuration: configuration) { server in

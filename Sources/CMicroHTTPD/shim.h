@@ -7,6 +7,9 @@
 #include <sys/types.h>
 #include <sys/socket.h>
 #include <microhttpd.h>
+#include <unistd.h>
+#include <sys/syscall.h>
+#include <sys/resource.h>
 
 /// MHD_SIZE_UNKNOWN is a macro, which Swift does not import.
 static const uint64_t sectional_size_unknown = MHD_SIZE_UNKNOWN;
@@ -72,4 +75,10 @@ sectional_daemon_connection_count(struct MHD_Daemon *daemon)
     return info == NULL ? 0 : info->num_connections;
 }
 
+/// Gives the calling thread (not the process) a nice value: Linux takes a thread id for PRIO_PROCESS.
+static inline void
+sectional_set_thread_nice(int nice)
+{
+    setpriority(PRIO_PROCESS, (id_t)syscall(SYS_gettid), nice);
+}
 #endif

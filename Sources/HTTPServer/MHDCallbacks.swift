@@ -57,6 +57,12 @@ enum MHDCallbacks {
         }
     }
 
+    /// `connectionChanged` for a streams' daemon, whose thread also yields to the pages' threads.
+    static let streamConnectionChanged: MHD_NotifyConnectionCallback = { cls, connection, socketContext, change in
+        if change == .CONNECTION_NOTIFY_STARTED { sectional_set_thread_nice(10) }
+        connectionChanged(cls, connection, socketContext, change)
+    }
+
     /// libmicrohttpd's own messages ("Failed to send data", a client that
     /// left mid-answer): notes on one connection, at `debug`.
     static let log: MHD_LogCallback = { cls, format, arguments in

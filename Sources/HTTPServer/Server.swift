@@ -54,9 +54,9 @@ public final class Server: Sendable {
             close(socket.descriptor)
             reference.release()
         }
-        for memoryLimit in [configuration.connectionMemoryLimit, configuration.streamConnectionMemoryLimit] {
+        for isStreams in [false, true] {
             for _ in 0..<workers {
-                guard let daemon = startDaemon(of: workers, memoryLimit: memoryLimit, isIPv6: socket.isIPv6, configuration, core: reference)
+                guard let daemon = startDaemon(of: workers, isStreams: isStreams, isIPv6: socket.isIPv6, configuration, core: reference)
                 else {
                     abandon(daemons)
                     throw .daemonRefused
@@ -80,7 +80,7 @@ public final class Server: Sendable {
     /// connections per client over all the daemons, each of which may hold
     /// the whole per-client limit.
     private static func startDaemon(
-        of workers: Int, memoryLimit: Int, isIPv6: Bool, _ configuration: ServerConfiguration, core: Unmanaged<ServerCore>
+        of workers: Int, isStreams: Bool, isIPv6: Bool, _ configuration: ServerConfiguration, core: Unmanaged<ServerCore>
     ) -> OpaquePointer? {
         var flags =
             MHD_USE_INTERNAL_POLLING_THREAD.rawValue | MHD_USE_EPOLL.rawValue
@@ -93,7 +93,9 @@ public final class Server: Sendable {
             MHD_OptionItem(option: .CONNECTION_TIMEOUT, value: configuration.connectionTimeout, ptr_value: nil),
             MHD_OptionItem(option: .CONNECTION_LIMIT, value: connectionShare, ptr_value: nil),
             MHD_OptionItem(option: .PER_IP_CONNECTION_LIMIT, value: configuration.perClientConnectionLimit, ptr_value: nil),
-            MHD_OptionItem(option: .CONNECTION_MEMORY_LIMIT, value: memoryLimit, ptr_value: nil),
+            MHD_OptionItem(
+                option: .CONNECTION_MEMORY_LIMIT,
+                value: isStreams ? configuration.streamConnectionMemoryLimit : configuration.connectionMemoryLimit, ptr_value: nil),
             // Strict within the RFCs, as advised for public servers: no bare LF line ends, no
             // folded fields, no whitespace in the target; each is a 400 from libmicrohttpd.
             MHD_OptionItem(option: .CLIENT_DISCIPLINE_LVL, value: 1, ptr_value: nil),
@@ -107,7 +109,7 @@ public final class Server: Sendable {
                 MHDCallbacks.access, cls,
                 MHDCallbacks.requestStarted, cls,
                 MHDCallbacks.completed, cls,
-                MHDCallbacks.connectionChanged, cls,
+                isStreams ? MHDCallbacks.streamConnectionChanged : MHDCallbacks.connectionChanged, cls,
                 MHDCallbacks.log, cls,
                 items.baseAddress)
         }

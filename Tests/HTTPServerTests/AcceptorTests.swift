@@ -84,6 +84,24 @@ import Testing
         }
     }
 
+    @Test("A streams' daemon's thread yields to the pages' threads: it runs at nice 10 once it holds a stream")
+    func streamThreadsYield() async throws {
+        try await withLiveServer(router()) { [gate] server in
+            try await onOwnThread {
+                let stream = try RawHTTPClient(port: server.port)
+                try stream.send("GET /events HTTP/1.1\r\nHost: x\r\nAccept: text/event-stream\r\n\r\n")
+                #expect(try stream.readResponse(toHead: true).status == 200)
+                // A thread's nice value: the 19th field of its stat, the 17th after the command's name.
+                let nices = try FileManager.default.contentsOfDirectory(atPath: "/proc/self/task").compactMap { task in
+                    try? String(contentsOfFile: "/proc/self/task/\(task)/stat", encoding: .utf8)
+                        .split(separator: ")").last?.split(separator: " ").dropFirst(16).first.flatMap { Int($0) }
+                }
+                #expect(nices.contains(10), "nice values of this process's threads: \(Set(nices))")
+                gate.open()
+            }
+        }
+    }
+
     @Test("A head that comes in parts, or only after the wait for it, is still answered")
     func lateAndSplitHeads() async throws {
         var configuration = ServerConfiguration.forTests()

@@ -153,11 +153,8 @@ public final class Server: Sendable {
         guard let handles = daemons.withLock({ $0 }) else { return }
         core.isStopping.store(true, ordering: .sequentiallyConsistent)
         core.connections.stopSweeping()
-        // New connections are closed as they come (see `MHDCallbacks.acceptUnlessStopping`), not
-        // refused by `MHD_quiesce_daemon`: with a thread pool on epoll, libmicrohttpd 0.9.75 aborted
-        // the process when a worker took the listening socket out of its epoll set at the moment
-        // quiesce did (both removed it; the second failed and panicked). The daemons now have a
-        // thread each, but quiesce has not been tried again: closing as they come works either way.
+        // New connections are still handed on, and each daemon closes them as they come
+        // (`MHDCallbacks.acceptUnlessStopping`): the port stays open until the daemons stop.
         core.connections.shutDownIdle()
         let grace = core.configuration.shutdownGrace
         waitForRequestsInFlight(upTo: grace)

@@ -12,8 +12,8 @@ public struct ServerConfiguration: Sendable {
     /// `0` picks a free port; `Server.port` tells which.
     public var port = 8080
     /// Worker threads, each a libmicrohttpd daemon with its own epoll set
-    /// and its own listening socket on the port (`SO_REUSEPORT`): the
-    /// kernel spreads connections over them evenly.
+    /// for pages, and as many for event streams; one acceptor thread takes
+    /// the port's connections and hands them to the daemons in turn.
     public var threads = ServerConfiguration.processorCount
     /// Seconds a connection may sit idle in the middle of a request or an
     /// answer before it is closed: frees what clients that vanished mid-way

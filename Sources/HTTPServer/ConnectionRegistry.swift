@@ -30,15 +30,19 @@ final class ConnectionRegistry: Sendable {
     final class Tracked: Sendable {
         let socket: Int32
         let client: PeerAddress?
+        /// Opened with an event stream (`Acceptor`): its head had come when it was handed
+        /// over, and it closes when the stream ends, so it never waits for one.
+        let isStream: Bool
         /// `awaitingHead`, `inRequest` or `shutDown`; shut down only from
         /// `awaitingHead`, by the registry under its lock.
         fileprivate let phase = Atomic<UInt8>(Phase.awaitingHead)
         /// When the current wait for a head began (uptime nanoseconds).
         fileprivate let since: Atomic<UInt64>
 
-        init(socket: Int32, client: PeerAddress?, since: UInt64) {
+        init(socket: Int32, client: PeerAddress?, isStream: Bool, since: UInt64) {
             self.socket = socket
             self.client = client
+            self.isStream = isStream
             self.since = Atomic(since)
         }
 
@@ -59,8 +63,33 @@ final class ConnectionRegistry: Sendable {
     private let perClientLimit: Int
 
     private struct Entries {
+        /// Connections that may wait for a head: what the sweep and shedding look through.
         var bySocket: [Int32: Tracked] = [:]
+        /// Connections that opened with an event stream, kept apart: the sweep, four times a
+        /// second under the lock every new connection takes, walked thousands of open streams.
+        var streams: [Int32: Tracked] = [:]
         var byClient: [PeerAddress: Int] = [:]
+
+        var count: Int { bySocket.count + streams.count }
+
+        /// Puts `tracked` in; an entry its socket's reuse replaces is gone, and its address's place with it.
+        mutating func insert(_ tracked: Tracked) {
+            let replaced = bySocket.removeValue(forKey: tracked.socket) ?? streams.removeValue(forKey: tracked.socket)
+            if tracked.isStream { streams[tracked.socket] = tracked } else { bySocket[tracked.socket] = tracked }
+            if let replaced { giveBack(replaced.client) }
+        }
+
+        /// Takes `tracked` out, unless a newer connection on its socket replaced it.
+        mutating func remove(_ tracked: Tracked) {
+            if tracked.isStream {
+                guard streams[tracked.socket] === tracked else { return }
+                streams[tracked.socket] = nil
+            } else {
+                guard bySocket[tracked.socket] === tracked else { return }
+                bySocket[tracked.socket] = nil
+            }
+            giveBack(tracked.client)
+        }
 
         /// One connection fewer from `client`.
         mutating func giveBack(_ client: PeerAddress?) {
@@ -85,7 +114,7 @@ final class ConnectionRegistry: Sendable {
         self.perClientLimit = perClientLimit
     }
 
-    var count: Int { entries.withLock { $0.bySocket.count } }
+    var count: Int { entries.withLock { $0.count } }
 
     func startSweeping() {
         sweeper.withLock { sweeper in
@@ -110,12 +139,11 @@ final class ConnectionRegistry: Sendable {
     /// closes. One past its address's limit is shut down at once. At the
     /// soft limit the connection that has waited longest for a head makes
     /// room; when none has waited long, the newcomer is refused.
-    func opened(_ socket: Int32, from client: PeerAddress?) -> Tracked {
+    func opened(_ socket: Int32, from client: PeerAddress?, isStream: Bool = false) -> Tracked {
         let now = Self.now()
-        let tracked = Tracked(socket: socket, client: client, since: now)
+        let tracked = Tracked(socket: socket, client: client, isStream: isStream, since: now)
         entries.withLock { entries in
-            // An entry its socket's reuse replaces is gone: closing it later finds nothing to give back.
-            if let replaced = entries.bySocket.updateValue(tracked, forKey: socket) { entries.giveBack(replaced.client) }
+            entries.insert(tracked)
             if let client {
                 let held = entries.byClient[client, default: 0] + 1
                 entries.byClient[client] = held
@@ -124,7 +152,7 @@ final class ConnectionRegistry: Sendable {
                     return
                 }
             }
-            guard entries.bySocket.count > softLimit else { return }
+            guard entries.count > softLimit else { return }
             // One pass, no copy: this runs under the lock on every connection past the limit.
             var oldest: Tracked?
             for (other, entry) in entries.bySocket where other != socket && entry.isAwaitingHead {
@@ -154,11 +182,7 @@ final class ConnectionRegistry: Sendable {
 
     /// libmicrohttpd is about to close the socket.
     func closed(_ tracked: Tracked) {
-        entries.withLock { entries in
-            guard entries.bySocket[tracked.socket] === tracked else { return }
-            entries.bySocket[tracked.socket] = nil
-            entries.giveBack(tracked.client)
-        }
+        entries.withLock { $0.remove(tracked) }
     }
 
     /// Shuts down connections whose head is overdue.

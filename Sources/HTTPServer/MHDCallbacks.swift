@@ -45,22 +45,29 @@ enum MHDCallbacks {
     /// A connection opened or is about to close: the registry follows it,
     /// and the connection keeps its entry (a reference of its own) until then.
     static let connectionChanged: MHD_NotifyConnectionCallback = { cls, connection, socketContext, change in
+        follow(cls, connection, socketContext, change, isStream: false)
+    }
+
+    /// `connectionChanged` for a streams' daemon, whose thread also yields to the pages' threads.
+    static let streamConnectionChanged: MHD_NotifyConnectionCallback = { cls, connection, socketContext, change in
+        if change == .CONNECTION_NOTIFY_STARTED { sectional_set_thread_nice(10) }
+        follow(cls, connection, socketContext, change, isStream: true)
+    }
+
+    private static func follow(
+        _ cls: UnsafeMutableRawPointer?, _ connection: OpaquePointer?, _ socketContext: UnsafeMutablePointer<UnsafeMutableRawPointer?>?,
+        _ change: MHD_ConnectionNotificationCode, isStream: Bool
+    ) {
         guard let cls, let connection, let socketContext else { return }
         withCore(cls) { core in
             if change == .CONNECTION_NOTIFY_STARTED {
-                let tracked = core.connections.opened(sectional_connection_fd(connection), from: PeerAddress(of: connection))
+                let tracked = core.connections.opened(sectional_connection_fd(connection), from: PeerAddress(of: connection), isStream: isStream)
                 socketContext.pointee = Unmanaged.passRetained(tracked).toOpaque()
             } else if let pointer = socketContext.pointee {
                 socketContext.pointee = nil
                 core.connections.closed(Unmanaged<ConnectionRegistry.Tracked>.fromOpaque(pointer).takeRetainedValue())
             }
         }
-    }
-
-    /// `connectionChanged` for a streams' daemon, whose thread also yields to the pages' threads.
-    static let streamConnectionChanged: MHD_NotifyConnectionCallback = { cls, connection, socketContext, change in
-        if change == .CONNECTION_NOTIFY_STARTED { sectional_set_thread_nice(10) }
-        connectionChanged(cls, connection, socketContext, change)
     }
 
     /// libmicrohttpd's own messages ("Failed to send data", a client that

@@ -26,6 +26,29 @@ import Testing
         #expect(registry.count == 0)
     }
 
+    @Test("A stream's connection is never swept for its head, yet holds its address's place and counts toward the limit")
+    func streamsApart() {
+        let registry = ConnectionRegistry(headTimeout: .zero, softLimit: 2, perClientLimit: 2)
+        let alex = PeerAddress.ipv4(0x0100_007f)
+        let stream = registry.opened(-31, from: alex, isStream: true)
+        registry.sweep()
+        #expect(registry.headArrived(stream), "its head had come when it was handed over: not shut down as late")
+        let page = registry.opened(-32, from: alex)
+        let third = registry.opened(-33, from: alex)
+        #expect(!registry.headArrived(third), "past the address's two places, the stream's among them")
+        registry.closed(third)
+        registry.closed(page)
+        // A page's connection on the stream's socket, reused before the stream's close is reported,
+        // replaces it, and is swept as pages are.
+        let reused = registry.opened(-31, from: alex)
+        registry.closed(stream)
+        #expect(registry.count == 1)
+        registry.sweep()
+        #expect(!registry.headArrived(reused))
+        registry.closed(reused)
+        #expect(registry.count == 0)
+    }
+
     @Test("A closed connection's entry goes, but not the entry of a newer connection that reuses its socket")
     func reusedSocket() {
         let registry = ConnectionRegistry(headTimeout: .seconds(10), softLimit: 16, perClientLimit: 16)

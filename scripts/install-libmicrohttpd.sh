@@ -7,7 +7,8 @@
 # malformed with its error head written twice, and a Cookie field with an
 # unterminated quoted value (`a="`) with 431 on every route, before the server
 # sees the request; both are fixed in 1.0. Debian's patches to 1.0.1 touch only
-# its tests and manual page, so the upstream tarball is the library Debian ships.
+# its tests and manual page, so the upstream tarball is the library Debian ships,
+# with one fix of ours (below, `fix_full_epoll_batch`).
 #
 # Pinned by version and SHA-256 (Debian's Sources index for trixie). Built
 # without HTTPS (the server speaks plain HTTP behind a proxy), without its own
@@ -27,7 +28,8 @@ readonly TARBALL=libmicrohttpd_${VERSION}.orig.tar.gz
 # Installed under a name of its own, libmicrohttpd-1.0.1: as plain -lmicrohttpd the linker took
 # whichever it met first on its search path, and Debian's 0.9.75 (libmicrohttpd-dev) wins as soon
 # as another library's flags put /usr/lib before /usr/local/lib.
-readonly LIBRARY=microhttpd-$VERSION
+# The name changes with each fix of ours, so that `--check` finds an earlier build missing it.
+readonly LIBRARY=microhttpd-$VERSION-fix1
 
 installed() { pkg-config --exact-version="$VERSION" libmicrohttpd && [[ " $(pkg-config --libs libmicrohttpd) " == *" -l$LIBRARY "* ]]; }
 
@@ -44,6 +46,22 @@ curl -fsSL --retry 3 -o "$work/$TARBALL" "$MIRROR/pool/main/libm/libmicrohttpd/$
 echo "$SHA256  $work/$TARBALL" | sha256sum --check --quiet -
 tar -xzf "$work/$TARBALL" -C "$work"
 cd "$work/libmicrohttpd-$VERSION"
+
+# A daemon's epoll loop asks again while a call returned a full batch (128
+# events), with the same timeout: when exactly 128 were ready, the second call
+# waited for an event that may never come (every client waiting for an
+# answer), and the 128 went unanswered until the idle timeout. The server's
+# acceptor hands connections to the daemons in turn, so 256 new connections
+# made 128 on each. Asked again, it now waits for nothing.
+fix_full_epoll_batch() {
+    local file=src/microhttpd/daemon.c
+    sed -i '/num_events = epoll_wait (daemon->epoll_fd,/,/timeout_ms);/ s|timeout_ms);|timeout_ms);\n    timeout_ms = 0; /* a full batch is drained without waiting */|' "$file"
+    grep -q "timeout_ms = 0; /\* a full batch is drained without waiting \*/" "$file" || {
+        echo "libmicrohttpd $VERSION: the epoll fix did not apply" >&2
+        exit 1
+    }
+}
+fix_full_epoll_batch
 # Its header in a folder of its own: a folder the compiler searches by default
 # (PREFIX/include) would come after /usr/include, where Debian 12's may be.
 ./configure --quiet --prefix="$PREFIX" --includedir="$PREFIX/include/libmicrohttpd-$VERSION" --disable-shared --enable-static --with-pic \

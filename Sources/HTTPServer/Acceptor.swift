@@ -96,7 +96,8 @@ final class Acceptor: Sendable {
                 let listens = acceptingAgainAt == nil
                 var descriptors = waiting.map { pollfd(fd: $0.socket, events: Int16(POLLIN), revents: 0) }
                 if listens { descriptors.append(pollfd(fd: acceptor.listening, events: Int16(POLLIN), revents: 0)) }
-                guard poll(&descriptors, nfds_t(descriptors.count), timeout()) >= 0 || errno == EINTR else { break }
+                // Interrupted, or out of memory for a moment: the next turn asks again.
+                guard poll(&descriptors, nfds_t(descriptors.count), timeout()) >= 0 else { continue }
                 // Each connection whose first bytes came is decided; the others wait on.
                 var still: [Waiting] = []
                 for (entry, polled) in zip(waiting, descriptors) {

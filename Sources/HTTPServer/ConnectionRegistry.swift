@@ -15,7 +15,7 @@ import Synchronization
 /// libmicrohttpd 0.9.75 has only an idle timeout, which a client trickling
 /// a byte at a time never meets, and at its connection limit it stops
 /// accepting, so a few addresses holding half-sent heads lock everyone out.
-/// Each worker thread has a daemon of its own, and each daemon counts only
+/// Each worker thread has daemons of its own, and each daemon counts only
 /// its own connections from an address, so the count over all is kept here.
 /// Closing is done with `shutdown(2)` from any thread: libmicrohttpd then
 /// sees the hang-up on the connection's own thread and frees it as usual.
@@ -63,19 +63,19 @@ final class ConnectionRegistry: Sendable {
     private let perClientLimit: Int
 
     private struct Entries {
-        /// Connections that may wait for a head: what the sweep and shedding look through.
-        var bySocket: [Int32: Tracked] = [:]
+        /// The pages' daemons' connections, which may wait for a head: what the sweep and shedding look through.
+        var pages: [Int32: Tracked] = [:]
         /// Connections that opened with an event stream, kept apart: the sweep, four times a
         /// second under the lock every new connection takes, walked thousands of open streams.
         var streams: [Int32: Tracked] = [:]
         var byClient: [PeerAddress: Int] = [:]
 
-        var count: Int { bySocket.count + streams.count }
+        var count: Int { pages.count + streams.count }
 
         /// Puts `tracked` in; an entry its socket's reuse replaces is gone, and its address's place with it.
         mutating func insert(_ tracked: Tracked) {
-            let replaced = bySocket.removeValue(forKey: tracked.socket) ?? streams.removeValue(forKey: tracked.socket)
-            if tracked.isStream { streams[tracked.socket] = tracked } else { bySocket[tracked.socket] = tracked }
+            let replaced = pages.removeValue(forKey: tracked.socket) ?? streams.removeValue(forKey: tracked.socket)
+            if tracked.isStream { streams[tracked.socket] = tracked } else { pages[tracked.socket] = tracked }
             if let replaced { giveBack(replaced.client) }
         }
 
@@ -85,8 +85,8 @@ final class ConnectionRegistry: Sendable {
                 guard streams[tracked.socket] === tracked else { return }
                 streams[tracked.socket] = nil
             } else {
-                guard bySocket[tracked.socket] === tracked else { return }
-                bySocket[tracked.socket] = nil
+                guard pages[tracked.socket] === tracked else { return }
+                pages[tracked.socket] = nil
             }
             giveBack(tracked.client)
         }
@@ -155,7 +155,7 @@ final class ConnectionRegistry: Sendable {
             guard entries.count > softLimit else { return }
             // One pass, no copy: this runs under the lock on every connection past the limit.
             var oldest: Tracked?
-            for (other, entry) in entries.bySocket where other != socket && entry.isAwaitingHead {
+            for (other, entry) in entries.pages where other != socket && entry.isAwaitingHead {
                 if entry.since.load(ordering: .relaxed) < oldest?.since.load(ordering: .relaxed) ?? .max { oldest = entry }
             }
             if let oldest, Self.age(since: oldest.since.load(ordering: .relaxed), now: now) >= shedAge, Self.shutDown(oldest) {
@@ -189,7 +189,7 @@ final class ConnectionRegistry: Sendable {
     func sweep() {
         let now = Self.now()
         entries.withLock { entries in
-            for entry in entries.bySocket.values where entry.isAwaitingHead {
+            for entry in entries.pages.values where entry.isAwaitingHead {
                 if Self.age(since: entry.since.load(ordering: .relaxed), now: now) > headTimeout { Self.shutDown(entry) }
             }
         }
@@ -199,7 +199,7 @@ final class ConnectionRegistry: Sendable {
     /// only requests in progress get the grace period.
     func shutDownIdle() {
         entries.withLock { entries in
-            for entry in entries.bySocket.values { Self.shutDown(entry) }
+            for entry in entries.pages.values { Self.shutDown(entry) }
         }
     }
 

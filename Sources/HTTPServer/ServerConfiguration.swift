@@ -56,9 +56,9 @@ public struct ServerConfiguration: Sendable {
     /// holds the head and an event at a time, for as long as the page stays
     /// open. At 32 KiB or less it comes from malloc, blocks side by side,
     /// where a mapping of its own keeps two whole pages resident: an idle
-    /// stream took 12.5 kB at 8 KiB, 15.9 kB with the pages' 36 KiB. A
-    /// stream's answer closes its connection when it ends, so this buffer
-    /// never serves a page's request.
+    /// stream took 12.5 kB at 8 KiB, 15.9 kB with the pages' 36 KiB. Every
+    /// answer on such a connection closes it, so this buffer never serves a
+    /// page's request.
     public var streamConnectionMemoryLimit = 8 * 1024
     /// Bytes of request body read (and dropped) before the answer is 413.
     public var requestBodyLimit = 64 * 1024

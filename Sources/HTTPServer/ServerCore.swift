@@ -321,14 +321,14 @@ final class ServerCore: Sendable {
         if configuration.accessLog {
             state.timing = response.timing
         }
-        let closing = isStopping.load(ordering: .relaxed) || isDraining.load(ordering: .relaxed)
+        // A connection handed to the streams' daemons (`Acceptor`) closes after its answer, whatever
+        // it is: a proxy's next request on it would meet a stream's small buffer.
+        let closing =
+            isStopping.load(ordering: .relaxed) || isDraining.load(ordering: .relaxed) || state.tracked?.isStream == true
         if let prepared = response.prepared, !closing {
             return MHD_queue_response(connection, UInt32(response.status.code), prepared.pointer)
         }
-        // A stream that stays open closes its connection when it ends: it may hold a stream's small
-        // buffer (`Acceptor`), which a proxy's next request on that connection must not meet.
-        let closes = closing || stream?.staysOpen == true
-        guard let made = MHDResponse.make(response, stream: stream, closeConnection: closes) else {
+        guard let made = MHDResponse.make(response, stream: stream, closeConnection: closing) else {
             return queue(HTTPError(.notFound, "The file is gone.").response(), on: connection, state)
         }
         defer { MHD_destroy_response(made) }

@@ -53,7 +53,7 @@ final class StreamContext: ResponseBodySink, @unchecked Sendable {
     // Strong: a producer may still write after the server stopped; the core's parked set then ignores it.
     private let core: ServerCore
     /// A stream that stays open, mostly idle (server-sent events).
-    let staysOpen: Bool
+    private let staysOpen: Bool
 
     init(connection: ConnectionHandle, core: ServerCore, staysOpen: Bool = false) {
         self.connection = connection

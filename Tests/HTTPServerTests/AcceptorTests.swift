@@ -59,7 +59,7 @@ import Testing
         return router
     }
 
-    @Test("An event stream is held by a streams' daemon, and closes its connection when it ends; a page's connection stays with the pages'")
+    @Test("An event stream is held by a streams' daemon, whose answers close their connection; a page's connection stays with the pages'")
     func streamsAndPagesApart() async throws {
         try await withLiveServer(router()) { [gate] server in
             try await onOwnThread {
@@ -79,6 +79,13 @@ import Testing
                 #expect(try plain.readResponse(toHead: true).status == 200)
                 #expect(server.openStreamConnections == 1)
                 #expect(server.openConnections == 3)
+                // Any answer on a streams' daemon's connection closes it, not only a stream's.
+                let refused = try RawHTTPClient(port: server.port)
+                try refused.send("GET /missing HTTP/1.1\r\nHost: x\r\nAccept: text/event-stream\r\n\r\n")
+                let missing = try refused.readResponse()
+                #expect(missing.status == 404)
+                #expect(missing.header("Connection") == "close")
+                #expect(refused.waitForClose())
                 gate.open()
             }
         }

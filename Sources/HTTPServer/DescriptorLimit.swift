@@ -27,8 +27,16 @@ public enum DescriptorLimit {
     /// `pages` holds, once the soft limit is raised as far as they need:
     /// streams past it would take the descriptors pages are answered with.
     public static func room(for wanted: Int, besides pages: ServerConfiguration) -> Int {
-        let workers = max(1, pages.threads)
-        let held = pages.connectionLimit + workers * (Server.sheddingHeadroom + 1) + 256
+        let held = held(by: pages)
         return max(0, min(wanted, raise(toAtLeast: held + wanted) - held))
+    }
+
+    /// What a server configured so may hold at once: its connections (event
+    /// streams included); for each worker thread, the room above its share a
+    /// newcomer to its pages' daemon takes before the registry sheds, and one
+    /// more; and 256 for the daemons' epoll sets and wake-ups, the acceptor's
+    /// socket, the files it sends and the database's.
+    static func held(by configuration: ServerConfiguration) -> Int {
+        configuration.connectionLimit + max(1, configuration.threads) * (Server.sheddingHeadroom + 1) + 256
     }
 }

@@ -39,8 +39,7 @@ public final class Server: Sendable {
         _ configuration: ServerConfiguration, responder: any Responder, logger: Logger = .standardError
     ) throws(ServerError) -> Server {
         let workers = max(1, configuration.threads)
-        // Every connection a daemon may hold is a descriptor; so are the files it sends and the database's.
-        let descriptors = DescriptorLimit.raise(toAtLeast: configuration.connectionLimit + workers * (sheddingHeadroom + 1) + 256)
+        let descriptors = DescriptorLimit.raise(toAtLeast: DescriptorLimit.held(by: configuration))
         if descriptors < configuration.connectionLimit + 64 {
             logger.warning(
                 "only \(descriptors) open files are allowed (ulimit -n): fewer than the \(configuration.connectionLimit) connections allowed")

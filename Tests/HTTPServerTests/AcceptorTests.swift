@@ -43,6 +43,9 @@ import Testing
         #expect(FirstRequest([UInt8](), limit: 2048) == .incomplete)
     }
 
+    /// What an `EventSource` sends for `/events`.
+    static let eventStreamHead = "GET /events HTTP/1.1\r\nHost: x\r\nAccept: text/event-stream\r\n\r\n"
+
     /// `/events` writes one event and stays open until the gate opens; `/page` answers at once.
     let gate = Gate()
 
@@ -64,7 +67,7 @@ import Testing
         try await withLiveServer(router()) { [gate] server in
             try await onOwnThread {
                 let stream = try RawHTTPClient(port: server.port)
-                try stream.send("GET /events HTTP/1.1\r\nHost: x\r\nAccept: text/event-stream\r\n\r\n")
+                try stream.send(Self.eventStreamHead)
                 let head = try stream.readResponse(toHead: true)
                 #expect(head.status == 200)
                 #expect(head.header("Connection") == "close")
@@ -96,7 +99,7 @@ import Testing
         try await withLiveServer(router()) { [gate] server in
             try await onOwnThread {
                 let stream = try RawHTTPClient(port: server.port)
-                try stream.send("GET /events HTTP/1.1\r\nHost: x\r\nAccept: text/event-stream\r\n\r\n")
+                try stream.send(Self.eventStreamHead)
                 #expect(try stream.readResponse(toHead: true).status == 200)
                 // A thread's nice value: the 19th field of its stat, the 17th after the command's name.
                 let nices = try FileManager.default.contentsOfDirectory(atPath: "/proc/self/task").compactMap { task in

@@ -61,6 +61,11 @@ struct SectionCacheTests {
         for parts in lists {
             #expect(KeyText.joining(parts, separator: 0x1F) == parts.joined(separator: "\u{1F}"), "\(parts.map(\.count))")
             #expect(KeyText.lengthPrefixed(parts) == parts.map { "\($0.utf8.count):\($0)" }.joined(), "\(parts.map(\.count))")
+            for number in [0, 7, 10, 99, 12_345, -1, -808, Int.max, Int.min] {
+                #expect(
+                    KeyText.joining(parts, then: number, separator: 0x1F) == (parts + [String(number)]).joined(separator: "\u{1F}"),
+                    "\(parts.map(\.count)) then \(number)")
+            }
         }
     }
 

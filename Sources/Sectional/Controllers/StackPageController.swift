@@ -102,13 +102,12 @@ open class StackPageController: SectionController {
     /// live, its keys' names and the sum of their versions (versions only
     /// grow, so the sum grows with any change of the data the keys cover).
     public static func cacheEntry(of id: SectionID, key: String, keys: Set<LiveKey>, version: Int?) -> String {
-        var parts = [id.rawValue, key]
-        if let version, !keys.isEmpty {
-            parts.reserveCapacity(keys.count + 3)
-            if keys.count == 1, let only = keys.first { parts.append(only.description) } else { parts += keys.map(\.description).sorted() }
-            parts.append(String(version))
+        guard let version, !keys.isEmpty else { return KeyText.joining([id.rawValue, key], separator: 0x1F) }
+        // One live key, the usual case: its name is not sorted with others.
+        if keys.count == 1, let only = keys.first {
+            return KeyText.joining([id.rawValue, key, only.description], then: version, separator: 0x1F)
         }
-        return KeyText.joining(parts, separator: 0x1F)
+        return KeyText.joining([id.rawValue, key] + keys.map(\.description).sorted(), then: version, separator: 0x1F)
     }
 
     /// Times each card of the renders that follow, from none so far.

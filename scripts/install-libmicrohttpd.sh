@@ -8,7 +8,7 @@
 # unterminated quoted value (`a="`) with 431 on every route, before the server
 # sees the request; both are fixed in 1.0. Debian's patches to 1.0.1 touch only
 # its tests and manual page, so the upstream tarball is the library Debian ships,
-# with one fix of ours (below, `fix_full_epoll_batch`).
+# with two fixes of ours (below, `fix_full_epoll_batch` and `wake_once_for_resumes`).
 #
 # Pinned by version and SHA-256 (Debian's Sources index for trixie). Built
 # without HTTPS (the server speaks plain HTTP behind a proxy), without its own
@@ -29,7 +29,7 @@ readonly TARBALL=libmicrohttpd_${VERSION}.orig.tar.gz
 # whichever it met first on its search path, and Debian's 0.9.75 (libmicrohttpd-dev) wins as soon
 # as another library's flags put /usr/lib before /usr/local/lib.
 # The name changes with each fix of ours, so that `--check` finds an earlier build missing it.
-readonly LIBRARY=microhttpd-$VERSION-fix1
+readonly LIBRARY=microhttpd-$VERSION-fix2
 
 installed() { pkg-config --exact-version="$VERSION" libmicrohttpd && [[ " $(pkg-config --libs libmicrohttpd) " == *" -l$LIBRARY "* ]]; }
 
@@ -62,6 +62,26 @@ fix_full_epoll_batch() {
     }
 }
 fix_full_epoll_batch
+# Each MHD_resume_connection wrote the daemon's wake-up (an eventfd), a system
+# call each, even while an earlier resume's wake-up was still pending: a
+# change sent to 10,000 open event streams resumes them all at once. Written
+# now only by the resume that finds none pending (`daemon->resuming`, read
+# and set under the lock the daemon clears it under before it resumes every
+# connection marked), so the daemon still wakes for every resume.
+wake_once_for_resumes() {
+    local file=src/microhttpd/daemon.c
+    local range='/^MHD_resume_connection (struct MHD_Connection \*connection)$/,/^}$/'
+    sed -i "$range {
+        s|^  struct MHD_Daemon \*daemon = connection->daemon;$|&\n  bool wake_daemon; /* no wake-up pending yet */|
+        s|^  daemon->resuming = true;$|  wake_daemon = ! daemon->resuming;\n&|
+        s|^  if ( (MHD_ITC_IS_VALID_ (daemon->itc)) \&\&$|  if ( wake_daemon \&\& (MHD_ITC_IS_VALID_ (daemon->itc)) \&\&|
+    }" "$file"
+    [[ $(sed -n "$range p" "$file" | grep -c "wake_daemon") == 3 ]] || {
+        echo "libmicrohttpd $VERSION: the resume fix did not apply" >&2
+        exit 1
+    }
+}
+wake_once_for_resumes
 # Its header in a folder of its own: a folder the compiler searches by default
 # (PREFIX/include) would come after /usr/include, where Debian 12's may be.
 ./configure --quiet --prefix="$PREFIX" --includedir="$PREFIX/include/libmicrohttpd-$VERSION" --disable-shared --enable-static --with-pic \

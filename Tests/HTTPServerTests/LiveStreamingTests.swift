@@ -86,6 +86,34 @@ struct LiveStreamingTests {
         }
     }
 
+    @Test("Event streams parked on both streams' daemons, woken all at once from several threads, each get their next write")
+    func parkedStreamsWokenTogether() async throws {
+        // libmicrohttpd wakes a daemon once for resumes that come while its wake-up is pending:
+        // every stream must still be resumed, and none wait for another's wake-up.
+        try await withLiveServer(router(staysOpen: true)) { server in
+            let gate = gate
+            try await onOwnThread {
+                let clients = try (0..<64).map { _ in
+                    let client = try RawHTTPClient(port: server.port, timeout: .seconds(10))
+                    try client.send("GET /stream HTTP/1.1\r\nHost: x\r\nAccept: text/event-stream\r\n\r\n")
+                    return client
+                }
+                for client in clients {
+                    #expect(try client.readResponse(toHead: true).status == 200)
+                    #expect(try client.readChunk() == Array("first".utf8))
+                }
+                // Each producer now waits at the gate, its reader parked: one opening wakes all 64.
+                gate.open()
+                for client in clients {
+                    var rest: [UInt8] = []
+                    while let chunk = try client.readChunk() { rest += chunk }
+                    #expect(rest == Array("second".utf8))
+                }
+            }
+        }
+        #expect(log.all.filter { $0 == "done" }.count == 64)
+    }
+
     @Test("An open stream to an HTTP/1.0 client, which gets no chunks, arrives byte for byte through libmicrohttpd's small block")
     func openStreamToHTTP10() async throws {
         let event = Array("data: ".utf8) + (0..<3_000).map { UInt8(ascii: "a") + UInt8($0 % 26) } + Array("\n\n".utf8)

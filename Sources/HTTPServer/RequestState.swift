@@ -52,6 +52,8 @@ final class RequestState: RequestLog, @unchecked Sendable {
         var task: Task<Void, Never>?
         /// The task writing a long-lived stream's body, once the answering task has handed it over.
         var producer: Task<Void, Never>?
+        /// A long-lived stream's body went on without the answering task (`setProducer`).
+        var tookOver = false
         var cancelRequested = false
     }
     private let handoff = Mutex(Handoff())
@@ -103,22 +105,24 @@ final class RequestState: RequestLog, @unchecked Sendable {
     func setTask(_ task: Task<Void, Never>) {
         let cancelNow = handoff.withLock { handoff in
             // Once a producer took over, the answering task has ended (see `setProducer`).
-            guard handoff.producer == nil else { return false }
+            guard !handoff.tookOver else { return false }
             handoff.task = task
             return handoff.cancelRequested
         }
         if cancelNow { task.cancel() }
     }
 
-    /// Remembers the task writing a long-lived stream's body.
-    func setProducer(_ producer: Task<Void, Never>) {
+    /// Remembers the task writing a long-lived stream's body, `nil` for a
+    /// body handed over (`ResponseStream(handingOver:)`): the answering task ends.
+    func setProducer(_ producer: Task<Void, Never>?) {
         let cancelNow = handoff.withLock { handoff in
             // An ended task keeps its memory while anything holds it.
             handoff.task = nil
             handoff.producer = producer
+            handoff.tookOver = true
             return handoff.cancelRequested
         }
-        if cancelNow { producer.cancel() }
+        if cancelNow { producer?.cancel() }
     }
 
     /// Cancels the tasks answering the request, now or as soon as they are known.

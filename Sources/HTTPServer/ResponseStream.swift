@@ -1,3 +1,5 @@
+import Synchronization
+
 /// A body written piece by piece while the response is already on its way:
 /// the page's head goes out at once, its sections as they finish.
 ///
@@ -14,7 +16,14 @@
 /// slowly makes each write wait for room, and when the client goes away,
 /// that task is cancelled and further writes are dropped.
 public struct ResponseStream: Sendable {
-    private let producer: @Sendable (ResponseBodyWriter) async -> Void
+    private enum Writing: Sendable {
+        /// A producer that writes the body and returns at its end.
+        case produced(@Sendable (ResponseBodyWriter) async -> Void)
+        /// Written by whoever `open` handed the writer to, until they finish it.
+        case handedOver(@Sendable (ResponseBodyWriter) -> Void)
+    }
+
+    private let writing: Writing
     /// Whether it stays open, mostly idle, for as long as its client wants
     /// (server-sent events): its connection then keeps less memory.
     public let staysOpen: Bool
@@ -23,13 +32,53 @@ public struct ResponseStream: Sendable {
     /// way; `staysOpen` for one that stays open, mostly idle (server-sent events).
     public init(staysOpen: Bool = false, _ produce: @escaping @Sendable (ResponseBodyWriter) async -> Void) {
         self.staysOpen = staysOpen
-        producer = produce
+        writing = .produced(produce)
     }
 
-    /// Runs the producer to its end, writing into `writer`: what the server
-    /// does for each streamed answer, and what a test client does to read one.
+    /// A body that stays open after `open` returns, mostly idle (server-sent
+    /// events): `open` runs once the headers are on their way and hands the
+    /// writer on to whatever writes to it later, which ends it with
+    /// `finish()` and learns of a client gone from `whenClosed`. Nothing
+    /// waits in the meantime: a task waiting for what a stream sends next
+    /// keeps its memory (2 of an idle event stream's 12 kB).
+    public init(handingOver open: @escaping @Sendable (ResponseBodyWriter) -> Void) {
+        staysOpen = true
+        writing = .handedOver(open)
+    }
+
+    /// Starts writing into `writer`: the producer runs in a task of its own,
+    /// which finishes the body at its end; a handed-over body is opened here.
+    func start(into writer: ResponseBodyWriter) -> Task<Void, Never>? {
+        switch writing {
+        case .produced(let produce):
+            return Task {
+                await produce(writer)
+                writer.finish()
+            }
+        case .handedOver(let open):
+            open(writer)
+            return nil
+        }
+    }
+
+    /// Runs the producer to its end, writing into `writer`: what a test
+    /// client does to read a streamed body. A handed-over body ends when it
+    /// is finished, or when the calling task is cancelled: the client is gone.
     public func produce(into writer: ResponseBodyWriter) async {
-        await producer(writer)
+        switch writing {
+        case .produced(let produce):
+            await produce(writer)
+        case .handedOver(let open):
+            let ending = HandedOverEnding(writer.sink)
+            await withTaskCancellationHandler {
+                await withCheckedContinuation { ended in
+                    ending.whenClosed { ended.resume() }
+                    open(ResponseBodyWriter(sink: ending))
+                }
+            } onCancel: {
+                ending.close()
+            }
+        }
     }
 }
 
@@ -84,6 +133,13 @@ public struct ResponseBodyWriter: Sendable {
 
     /// Ends the response now, whatever is still unsent: for a client that stopped reading.
     public func abandon() { sink.abandon() }
+
+    /// Ends the body once what was written is sent: a handed-over body's
+    /// end (`ResponseStream(handingOver:)`); a producer's body ends when it returns.
+    public func finish() { sink.finish() }
+
+    /// Runs `action` once the client is gone or the body has ended (at once if so).
+    public func whenClosed(_ action: @escaping @Sendable () -> Void) { sink.whenClosed(action) }
 }
 
 /// What a streamed body is written into: the server's connection, or a
@@ -101,6 +157,10 @@ public protocol ResponseBodySink: Sendable {
     func whenDrained(_ action: @escaping @Sendable () -> Void)
     /// Drops what is unsent and ends the response with an error.
     func abandon()
+    /// No more writes: the body ends once what was written is taken.
+    func finish()
+    /// Runs `action` once the reader is gone or the body has ended.
+    func whenClosed(_ action: @escaping @Sendable () -> Void)
 }
 
 extension ResponseBodySink {
@@ -109,4 +169,55 @@ extension ResponseBodySink {
     public var sentBytes: UInt64 { 0 }
     public func whenDrained(_ action: @escaping @Sendable () -> Void) { action() }
     public func abandon() {}
+    /// A sink that learns of the end from the producer's return.
+    public func finish() {}
+    /// A sink whose reader stays for as long as the body is written.
+    public func whenClosed(_ action: @escaping @Sendable () -> Void) {}
+}
+
+/// What `ResponseStream.produce(into:)` hands a handed-over body: the
+/// reader's sink, and an end that its caller waits for.
+private final class HandedOverEnding: ResponseBodySink {
+    private struct State {
+        var ended = false
+        var onClosed: [@Sendable () -> Void] = []
+    }
+
+    private let sink: any ResponseBodySink
+    private let state = Mutex(State())
+
+    init(_ sink: any ResponseBodySink) { self.sink = sink }
+
+    func write(_ bytes: [UInt8]) { if !isEnded { sink.write(bytes) } }
+    var isOpen: Bool { !isEnded && sink.isOpen }
+    var unsentBytes: Int { sink.unsentBytes }
+    var sentBytes: UInt64 { sink.sentBytes }
+    func whenDrained(_ action: @escaping @Sendable () -> Void) { sink.whenDrained(action) }
+    func abandon() {
+        sink.abandon()
+        close()
+    }
+
+    private var isEnded: Bool { state.withLock { $0.ended } }
+
+    func finish() { close() }
+
+    func whenClosed(_ action: @escaping @Sendable () -> Void) {
+        let now = state.withLock { state in
+            if !state.ended { state.onClosed.append(action) }
+            return state.ended
+        }
+        if now { action() }
+    }
+
+    /// The body ended, finished or its reader gone: whoever writes it, and whoever waits for its end, are told.
+    func close() {
+        let closed = state.withLock { state -> [@Sendable () -> Void] in
+            guard !state.ended else { return [] }
+            state.ended = true
+            defer { state.onClosed = [] }
+            return state.onClosed
+        }
+        closed.forEach { $0() }
+    }
 }

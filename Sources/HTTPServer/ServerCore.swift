@@ -212,12 +212,9 @@ final class ServerCore: Sendable {
         }
         // A task keeps the memory its deepest call took until it ends, and
         // answering took the most (the session, the composition): an idle
-        // stream's producer runs in a task of its own, and this one ends.
-        state.setProducer(
-            Task {
-                await body.produce(into: ResponseBodyWriter(sink: stream))
-                stream.finish()
-            })
+        // stream's producer runs in a task of its own (a handed-over body in
+        // none), and this one ends.
+        state.setProducer(body.start(into: ResponseBodyWriter(sink: stream)))
     }
 
     /// The request with the connection's address, moved rather than copied (`Response` says why).

@@ -33,6 +33,8 @@ final class StreamContext: ResponseBodySink, @unchecked Sendable {
         var onDrained: [@Sendable () -> Void] = []
         /// The connection's idle buffer was handed back to the kernel.
         var bufferReleased = false
+        /// Run once the response is released.
+        var onClosed: [@Sendable () -> Void] = []
 
         /// Clears the parked flag; `true` when the reader was parked and must be woken.
         mutating func takeParkedReader() -> Bool {
@@ -108,6 +110,14 @@ final class StreamContext: ResponseBodySink, @unchecked Sendable {
         // A producer waiting for room goes on, to find the stream closed.
         for action in waiting { action() }
         if wake { core.unpark(self) }
+    }
+
+    func whenClosed(_ action: @escaping @Sendable () -> Void) {
+        let now = state.withLock { state in
+            if !state.released { state.onClosed.append(action) }
+            return state.released
+        }
+        if now { action() }
     }
 
     /// No more writes: the reader ends the body once the queue is drained.
@@ -198,12 +208,15 @@ final class StreamContext: ResponseBodySink, @unchecked Sendable {
     /// The response is gone: drop further writes, and stop the producer.
     func release() {
         var waiting: [@Sendable () -> Void] = []
+        var closed: [@Sendable () -> Void] = []
         state.withLock { state in
             state.released = true
             swap(&waiting, &state.onDrained)
+            swap(&closed, &state.onClosed)
         }
         // A producer waiting for room goes on, to find the stream closed.
         for action in waiting { action() }
+        for action in closed { action() }
         onRelease()
     }
 

@@ -251,6 +251,10 @@ public struct LiveSubscription: Sendable {
     /// Ends the subscription: `changes` finishes.
     public func end() { changes.finish() }
 
+    /// Ends the subscription for a reader gone: what is queued is dropped,
+    /// and the change `changes` is serving now is cancelled.
+    public func cancel() { changes.cancel() }
+
     /// Puts `LiveHub.nudgeKey` into `changes`, to wake the stream.
     public func nudge() { changes.yield(LiveHub.Change(key: LiveHub.nudgeKey, version: 0)) }
 }

@@ -53,8 +53,7 @@ struct LiveStream<Page: ComposedPage>: Sendable {
         // A HEAD answer's body is never written: its subscription would hold a place until the hub closed.
         if request.method == .head { subscription.end() }
         return Response(
-            headers: headers,
-            body: .stream(ResponseStream(staysOpen: true) { writer in await stream.run(subscription, sent: sent, into: writer) }))
+            headers: headers, body: .stream(ResponseStream(handingOver: { writer in stream.start(subscription, sent: sent, into: writer) })))
     }
 
     /// `alerts=3.balances=1` → versions by section.
@@ -67,9 +66,9 @@ struct LiveStream<Page: ComposedPage>: Sendable {
         return versions
     }
 
-    /// One open stream: what it watches and how it renders. A class: its
-    /// task's frames hold a reference, not a copy of every field (as a
-    /// struct, each frame took a block of its own, 2 of an idle stream's kB).
+    /// One open stream: what it watches and how it renders. A class: the
+    /// frames of the task handling a change hold a reference, not a copy of
+    /// every field.
     final class Stream: Sendable {
         let routes: PageRoutes<Page>
         let request: Request
@@ -95,53 +94,82 @@ struct LiveStream<Page: ComposedPage>: Sendable {
             self.cards = cards
         }
 
+        /// What the stream has sent its client and owes it. Read and changed
+        /// only by the change being handled: `LiveChanges.serve` hands the
+        /// stream one change at a time, and each after the last has been handled.
+        final class Progress: @unchecked Sendable {
+            /// The version the client has of each watched section (its last event's, or the page's cards'),
+            /// in the order of `keys`: an array, not a dictionary by id, since every stream a change
+            /// reaches reads it, and makes its event id from it.
+            var versions: [Int]
+            /// The sections whose data changed since the version the client has.
+            var behind: [Bool]
+            /// Whether the stream waits for its client to take what was sent, to be nudged then.
+            var nudgeAsked = false
+            var pulse: Pulse
+
+            init(versions: [Int], behind: [Bool], lastSent: UInt64) {
+                self.versions = versions
+                self.behind = behind
+                pulse = Pulse(lastSent: lastSent)
+            }
+        }
+
         /// Sends each watched section's card when its data changes, never
         /// more than the client takes: while it has not taken the last event,
         /// changed sections are only noted, and sent at their newest once it
-        /// has. A stream holds one write's bytes, not a backlog.
-        func run(_ subscription: LiveSubscription, sent asked: [SectionID: Int], into writer: ResponseBodyWriter) async {
-            await writer.write(Array("retry: 1000\n\n".utf8))
-            // The version the client has of each watched section (its last event's, or the page's cards'),
-            // in the order of `keys`: an array, not a dictionary by id, since every stream a change
-            // reaches reads it, and makes its event id from it.
+        /// has. A stream holds one write's bytes, not a backlog, and no task
+        /// while it waits: each change is handled by a task that ends with it.
+        func start(_ subscription: LiveSubscription, sent asked: [SectionID: Int], into writer: ResponseBodyWriter) {
+            writer.writeWithoutWaiting(Array("retry: 1000\n\n".utf8))
             let current = keys.map { version(of: $0.keys) }
-            var versions = keys.indices.map { asked[keys[$0].id] ?? current[$0] }
+            let versions = keys.indices.map { asked[keys[$0].id] ?? current[$0] }
             // What changed since.
-            var behind = keys.indices.map { versions[$0] != current[$0] }
-            var nudgeAsked = false
-            var pulse = Pulse(lastSent: writer.sentBytes)
-            if behind.contains(true) { subscription.nudge() }
-            for await change in subscription.changes {
-                if change.key == LiveHub.endKey {
-                    // Replaced by a newer page of the user's, or signed out: the script must not reopen it.
-                    await writer.write(Array("event: end\ndata: \(change.version == 0 ? "replaced" : "signed-out")\n\n".utf8))
-                    break
-                }
-                if change.key == LiveHub.beatKey {
-                    guard await beat(&pulse, writer) else { break }
-                    continue
-                }
-                if change.key == LiveHub.nudgeKey { nudgeAsked = false }
-                // A section already sent at its newest version is not sent again. Its few keys are
-                // compared, not hashed: every stream the change reaches asks.
-                for index in keys.indices where !behind[index] && keys[index].keys.contains(where: { $0 == change.key }) {
-                    behind[index] = versions[index] != version(of: keys[index].keys)
-                }
-                guard behind.contains(true) else { continue }
-                guard writer.unsentBytes == 0 else {
-                    if !nudgeAsked { writer.whenDrained { subscription.nudge() } }
-                    nudgeAsked = true
-                    continue
-                }
-                let stillThere: Bool
-                if let sentMade = sendMade(&behind, sent: &versions, into: writer) {
-                    stillThere = sentMade
-                } else {
-                    stillThere = await send(&behind, sent: &versions, into: writer)
-                }
-                if !stillThere { break }
+            let progress = Progress(
+                versions: versions, behind: keys.indices.map { versions[$0] != current[$0] }, lastSent: writer.sentBytes)
+            // The client gone, the hub lets go of the stream; the stream ended, its body ends.
+            writer.whenClosed { subscription.cancel() }
+            subscription.changes.serve(
+                quickly: { change in self.handleQuickly(change, progress, subscription, writer) },
+                { change in await self.handle(change, progress, subscription, writer) }, atEnd: { writer.finish() })
+            if progress.behind.contains(true) { subscription.nudge() }
+        }
+
+        /// Handles one change of the stream's keys, or the hub's end, heartbeat or nudge; `false` when the stream ends.
+        private func handle(_ change: LiveHub.Change, _ progress: Progress, _ subscription: LiveSubscription, _ writer: ResponseBodyWriter) async
+            -> Bool
+        {
+            if let handled = handleQuickly(change, progress, subscription, writer) { return handled }
+            if change.key == LiveHub.beatKey { return await beat(&progress.pulse, writer) }
+            return await send(&progress.behind, sent: &progress.versions, into: writer)
+        }
+
+        /// `handle` without waiting for anything, the usual case of a change
+        /// (its card's event made already by another stream, the visitor
+        /// kept): on the thread that tells the stream, with no task. `nil`
+        /// when `handle` must do it; doing it then, it does nothing twice.
+        private func handleQuickly(_ change: LiveHub.Change, _ progress: Progress, _ subscription: LiveSubscription, _ writer: ResponseBodyWriter)
+            -> Bool?
+        {
+            if change.key == LiveHub.endKey {
+                // Replaced by a newer page of the user's, or signed out: the script must not reopen it.
+                writer.writeWithoutWaiting(Array("event: end\ndata: \(change.version == 0 ? "replaced" : "signed-out")\n\n".utf8))
+                return false
             }
-            subscription.end()
+            if change.key == LiveHub.beatKey { return nil }
+            if change.key == LiveHub.nudgeKey { progress.nudgeAsked = false }
+            // A section already sent at its newest version is not sent again. Its few keys are
+            // compared, not hashed: every stream the change reaches asks.
+            for index in keys.indices where !progress.behind[index] && keys[index].keys.contains(where: { $0 == change.key }) {
+                progress.behind[index] = progress.versions[index] != version(of: keys[index].keys)
+            }
+            guard progress.behind.contains(true) else { return true }
+            guard writer.unsentBytes == 0 else {
+                if !progress.nudgeAsked { writer.whenDrained { subscription.nudge() } }
+                progress.nudgeAsked = true
+                return true
+            }
+            return sendMade(&progress.behind, sent: &progress.versions, into: writer)
         }
 
         /// What the stream's heartbeats have seen of its client.
@@ -167,16 +195,7 @@ struct LiveStream<Page: ComposedPage>: Sendable {
             }
             if unsent == 0 { await writer.write(Array(":hb\n\n".utf8)) }
             guard writer.isOpen else { return false }
-            // Checked in a task of its own: the check's calls go deep (the session, the page's context),
-            // and a task keeps the blocks its deepest call took until it ends, this one for as long as
-            // the stream is open (1.5 kB of an idle stream's). Cancelled with the stream: a read for a
-            // client gone stops.
-            let check = Task { await self.context() != nil }
-            return await withTaskCancellationHandler {
-                await check.value
-            } onCancel: {
-                check.cancel()
-            }
+            return await context() != nil
         }
 
         private func version(of keys: Set<LiveKey>) -> Int { hub.version(of: keys) }
@@ -288,10 +307,8 @@ struct LiveStream<Page: ComposedPage>: Sendable {
         }
 
         /// `send` when nothing in it waits, the usual case: one card due, its
-        /// event made already by another stream, the visitor kept. Not async,
-        /// so it leaves no frames in the stream's task, whose allocator keeps
-        /// the blocks its deepest call took for as long as the stream stays open
-        /// (`send` and the session check left 2 kB a stream after a change).
+        /// event made already by another stream, the visitor kept. Not async:
+        /// every stream but the one that makes the event takes this way.
         /// `nil` when `send` must do it. Called when the client has taken
         /// everything written (`unsentBytes` is 0), so the write need not wait.
         private func sendMade(_ due: inout [Bool], sent: inout [Int], into writer: ResponseBodyWriter) -> Bool? {

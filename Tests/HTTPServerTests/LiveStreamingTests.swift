@@ -5,28 +5,11 @@ import Testing
 
 @testable import HTTPServer
 
-/// A latch a test opens to let a stream's producer go on.
-final class Gate: Sendable {
-    private let state = Mutex<(open: Bool, waiters: [CheckedContinuation<Void, Never>])>((false, []))
-
-    func open() {
-        let waiters = state.withLock { state in
-            state.open = true
-            defer { state.waiters.removeAll() }
-            return state.waiters
-        }
-        for waiter in waiters { waiter.resume() }
-    }
-
-    func wait() async {
-        await withCheckedContinuation { continuation in
-            let isOpen = state.withLock { state in
-                if !state.open { state.waiters.append(continuation) }
-                return state.open
-            }
-            if isOpen { continuation.resume() }
-        }
-    }
+/// A handed-over body's writer, as the test holds it.
+final class HeldWriter: Sendable {
+    private let held = Mutex<ResponseBodyWriter?>(nil)
+    var writer: ResponseBodyWriter? { held.withLock { $0 } }
+    func hold(_ writer: ResponseBodyWriter) { held.withLock { $0 = writer } }
 }
 
 /// What a stream's producer got to do, for the test to check.
@@ -112,6 +95,69 @@ struct LiveStreamingTests {
             }
         }
         #expect(log.all.filter { $0 == "done" }.count == 64)
+    }
+
+    /// `/events`: a handed-over body that writes `first`, then is held in
+    /// `held` for the test to write; `closed` opens when it closes.
+    func handingOverRouter(held: HeldWriter, closed: Gate) -> Router {
+        var router = Router(logger: LogCollector().logger)
+        router.get("/events") { _ in
+            Response(
+                headers: ["Content-Type": "text/event-stream"],
+                body: .stream(
+                    ResponseStream(handingOver: { writer in
+                        held.hold(writer)
+                        writer.whenClosed { closed.open() }
+                        writer.writeWithoutWaiting(Array("first".utf8))
+                    })))
+        }
+        return router
+    }
+
+    @Test("A handed-over body is written after its opening returns, by whatever holds its writer, and ends when that finishes it")
+    func handedOverBodyIsWrittenLater() async throws {
+        let held = HeldWriter()
+        let closed = Gate()
+        try await withLiveServer(handingOverRouter(held: held, closed: closed)) { server in
+            let writer = try await onOwnThread { () -> ResponseBodyWriter? in
+                let client = try RawHTTPClient(port: server.port, timeout: .seconds(10))
+                try client.send("GET /events HTTP/1.1\r\nHost: x\r\nAccept: text/event-stream\r\n\r\n")
+                #expect(try client.readResponse(toHead: true).status == 200)
+                #expect(try client.readChunk() == Array("first".utf8))
+                // Its opening has returned: the writer is held, and written from here, a thread of the test's.
+                let writer = held.writer
+                writer?.writeWithoutWaiting(Array("second".utf8))
+                #expect(try client.readChunk() == Array("second".utf8))
+                writer?.finish()
+                #expect(try client.readChunk() == nil, "the body ended")
+                return writer
+            }
+            // Whoever holds the writer learns the body is over, and lets it go.
+            await closed.wait()
+            #expect(writer?.isOpen == false)
+        }
+    }
+
+    @Test("A handed-over body's writer learns its client left when it writes, as a heartbeat does", .timeLimit(.minutes(1)))
+    func handedOverBodyHearsTheClientLeave() async throws {
+        let held = HeldWriter()
+        let closed = Gate()
+        try await withLiveServer(handingOverRouter(held: held, closed: closed)) { server in
+            try await onOwnThread {
+                let client = try RawHTTPClient(port: server.port, timeout: .seconds(10))
+                try client.send("GET /events HTTP/1.1\r\nHost: x\r\nAccept: text/event-stream\r\n\r\n")
+                _ = try client.readResponse(toHead: true)
+                #expect(try client.readChunk() == Array("first".utf8))
+            }  // The client closes its socket, as a browser closing the tab does.
+            // A parked connection is not watched: a write finds the client gone (the first may
+            // still go out, before the peer's reset comes back), as the stream's heartbeats do.
+            let writer = held.writer
+            while writer?.isOpen == true {
+                writer?.writeWithoutWaiting(Array(":hb\n\n".utf8))
+                await Task.yield()
+            }
+            await closed.wait()
+        }
     }
 
     @Test("An open stream to an HTTP/1.0 client, which gets no chunks, arrives byte for byte through libmicrohttpd's small block")

@@ -140,7 +140,10 @@ struct LiveStream<Page: ComposedPage>: Sendable {
             -> Bool
         {
             if let handled = handleQuickly(change, progress, subscription, writer) { return handled }
-            if change.key == LiveHub.beatKey { return await beat(&progress.pulse, writer) }
+            if change.key == LiveHub.beatKey {
+                guard beat(&progress.pulse, writer) else { return false }
+                return await context() != nil
+            }
             return await send(&progress.behind, sent: &progress.versions, into: writer)
         }
 
@@ -156,7 +159,8 @@ struct LiveStream<Page: ComposedPage>: Sendable {
                 writer.writeWithoutWaiting(Array("event: end\ndata: \(change.version == 0 ? "replaced" : "signed-out")\n\n".utf8))
                 return false
             }
-            if change.key == LiveHub.beatKey { return nil }
+            // A heartbeat checks the visitor is still signed in: from what is kept for them, or read.
+            if change.key == LiveHub.beatKey { return hasKeptVisitor ? beat(&progress.pulse, writer) : nil }
             if change.key == LiveHub.nudgeKey { progress.nudgeAsked = false }
             // A section already sent at its newest version is not sent again. Its few keys are
             // compared, not hashed: every stream the change reaches asks.
@@ -180,12 +184,12 @@ struct LiveStream<Page: ComposedPage>: Sendable {
             var stalled = 0
         }
 
-        /// One heartbeat (the hub's, every `LiveStream.heartbeat`): it keeps
-        /// proxies from closing an idle stream, shows a departed client, and
-        /// checks the visitor is still signed in. A client that took nothing
+        /// One heartbeat (the hub's, every `LiveStream.heartbeat`), but the
+        /// check of its visitor: it keeps proxies from closing an idle
+        /// stream, and shows a departed client. A client that took nothing
         /// for `stalledBeats` beats while bytes waited has stopped reading.
         /// `false` when the stream ends.
-        private func beat(_ pulse: inout Pulse, _ writer: ResponseBodyWriter) async -> Bool {
+        private func beat(_ pulse: inout Pulse, _ writer: ResponseBodyWriter) -> Bool {
             let unsent = writer.unsentBytes, sentNow = writer.sentBytes
             pulse.stalled = unsent > 0 && sentNow == pulse.lastSent ? pulse.stalled + 1 : 0
             pulse.lastSent = sentNow
@@ -193,9 +197,8 @@ struct LiveStream<Page: ComposedPage>: Sendable {
                 writer.abandon()
                 return false
             }
-            if unsent == 0 { await writer.write(Array(":hb\n\n".utf8)) }
-            guard writer.isOpen else { return false }
-            return await context() != nil
+            if unsent == 0 { writer.writeWithoutWaiting(Array(":hb\n\n".utf8)) }
+            return writer.isOpen
         }
 
         private func version(of keys: Set<LiveKey>) -> Int { hub.version(of: keys) }

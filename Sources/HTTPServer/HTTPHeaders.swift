@@ -73,6 +73,16 @@ public struct HTTPHeaders: Sendable, Sequence, ExpressibleByDictionaryLiteral {
         }
     }
 
+    /// The same fields in no more memory than they take: for fields kept
+    /// long (an open event stream keeps its request's), read into the room
+    /// most requests need.
+    public func compacted() -> HTTPHeaders {
+        var compact = HTTPHeaders()
+        compact.bytes = bytes.withUnsafeBufferPointer { Array($0) }
+        compact.spans = spans.withUnsafeBufferPointer { Array($0) }
+        return compact
+    }
+
     /// Makes room for `count` fields of `bytes` bytes in all.
     public mutating func reserveCapacity(_ count: Int, bytes byteCount: Int = 0) {
         spans.reserveCapacity(count)

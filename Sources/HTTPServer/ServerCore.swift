@@ -161,6 +161,8 @@ final class ServerCore: Sendable {
             if let proposed = state.headers["X-Request-ID"].flatMap(RequestID.proposed) { state.id = proposed }
             request = Self.withPeer(
                 try Request(method: state.method, target: state.target, headers: state.headers, body: state.body), connection, state)
+            // The request has them now; the record stays for as long as the connection's answer, an event stream's for hours.
+            state.headers = HTTPHeaders()
         } catch {
             return queue(error.response(), on: connection, state)
         }

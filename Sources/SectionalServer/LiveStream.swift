@@ -42,8 +42,11 @@ struct LiveStream<Page: ComposedPage>: Sendable {
         // What finds each kept card's event made by another stream, from the first change on.
         let address = controller.address?.url(for: plan) ?? ""
         let cards = live.map { section in section.cacheKey.map { routes.liveCard(section.id, $0, section.liveKeys, address) } }
+        // Kept for the session checks for as long as the page stays open: its fields in no more room than they take.
+        var kept = request
+        kept.headers = request.headers.compacted()
         let stream = Stream(
-            routes: routes, request: request, credential: routes.keptCredential(in: request), plan: plan, keys: keys, hub: hub,
+            routes: routes, request: kept, credential: routes.keptCredential(in: request), plan: plan, keys: keys, hub: hub,
             cards: cards)
         // The site's headers for its HTML (nosniff, framing, referrer), then the stream's own.
         var headers = routes.site.htmlHeaders

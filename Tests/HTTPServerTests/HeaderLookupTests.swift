@@ -24,6 +24,21 @@ struct HeaderLookupTests {
         }
     }
 
+    @Test("Compacted, fields read as before and take no more room than their bytes; the original is unchanged")
+    func compactedKeepsTheFields() {
+        var headers = HTTPHeaders()
+        headers.reserveCapacity(16, bytes: 512)
+        headers.add("Host", "127.0.0.1")
+        headers.add("Cookie", "sectional_session=abc")
+        headers.add("Accept", "text/event-stream")
+        let compact = headers.compacted()
+        #expect(compact.fields.map { "\($0.name): \($0.value)" } == headers.fields.map { "\($0.name): \($0.value)" })
+        #expect(compact["cookie"] == "sectional_session=abc")
+        #expect(compact.storageBytes < headers.storageBytes)
+        #expect(compact.storageBytes <= 256, "three short fields: \(compact.storageBytes) bytes")
+        #expect(headers.storageBytes >= 512 + 16 * 12)
+    }
+
     @Test func settingAFieldReplacesEveryFieldOfItsNameAndKeepsTheOthersInOrder() {
         var headers: HTTPHeaders = ["A": "1"]
         headers.add("Set-Cookie", "x=1")

@@ -64,16 +64,11 @@ public struct HTTPHeaders: Sendable, Sequence, ExpressibleByDictionaryLiteral {
 
     /// Where in `bytes` the first value of the named field lies, if there is one.
     @usableFromInline func valueRange(of name: String) -> Range<Int>? {
-        // The name's bytes lent where they are, as `QuickHash.add` says why.
-        if let found = name.utf8.withContiguousStorageIfAvailable({ valueRange(ofNamed: $0) }) { return found }
-        var name = name
-        return name.withUTF8 { valueRange(ofNamed: $0) }
-    }
-
-    private func valueRange(ofNamed wanted: UnsafeBufferPointer<UInt8>) -> Range<Int>? {
-        bytes.withUnsafeBufferPointer { all in
-            guard let span = spans.first(where: { Self.names(all, $0, wanted) }) else { return nil }
-            return span.valueBytes
+        name.withUTF8Bytes { wanted in
+            bytes.withUnsafeBufferPointer { all in
+                guard let span = spans.first(where: { Self.names(all, $0, wanted) }) else { return nil }
+                return span.valueBytes
+            }
         }
     }
 

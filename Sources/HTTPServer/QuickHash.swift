@@ -15,12 +15,7 @@ package struct QuickHash {
     package init() {}
 
     package mutating func add(_ text: String) {
-        // Its bytes lent where they are: a copy to call `withUTF8` on cost a
-        // retain and a release, both atomic, at each of a request's look-ups.
-        if text.utf8.withContiguousStorageIfAvailable({ add($0) }) == nil {
-            var text = text
-            text.withUTF8 { add($0) }
-        }
+        text.withUTF8Bytes { add($0) }
     }
 
     package mutating func add(_ number: Int) { mix(UInt64(bitPattern: Int64(number))) }
@@ -51,9 +46,6 @@ package struct QuickHash {
     /// Whether `a` and `b` hold the same bytes: equality for keys hashed with `QuickHash`.
     package static func sameBytes(_ a: String, _ b: String) -> Bool {
         guard a.utf8.count == b.utf8.count else { return false }
-        let lent = a.utf8.withContiguousStorageIfAvailable { a in b.utf8.withContiguousStorageIfAvailable { b in a.sameBytes(as: b) } }
-        if let lent, let same = lent { return same }
-        var a = a, b = b
-        return a.withUTF8 { a in b.withUTF8 { b in a.sameBytes(as: b) } }
+        return a.withUTF8Bytes { a in b.withUTF8Bytes { b in a.sameBytes(as: b) } }
     }
 }

@@ -83,10 +83,7 @@ public struct ServerTiming: Sendable {
             let microseconds = max(0, seconds * 1_000_000 + attoseconds / 1_000_000_000_000)
             if index > 0 { write(", ") }
             write(entry.prefix)
-            if entry.name.utf8.withContiguousStorageIfAvailable(write) == nil {
-                var name = entry.name
-                name.withUTF8(write)
-            }
+            entry.name.withUTF8Bytes(write)
             write(";dur=")
             count = Self.writeDigits(of: microseconds / 1000, minimumCount: 1, into: buffer, at: count)
             buffer[count] = UInt8(ascii: ".")

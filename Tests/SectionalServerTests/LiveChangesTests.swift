@@ -10,6 +10,7 @@ struct LiveChangesTests {
     func servedInOrder() async {
         let changes = LiveChanges(keepingNewest: 16)
         let handled = Mutex<[Int]>([]), quickly = Mutex<[Int]>([]), ends = Mutex(0)
+        let gates = (0...24).map { _ in Gate() }
         let ended = Gate()
         changes.serve(
             quickly: { change in
@@ -17,22 +18,30 @@ struct LiveChangesTests {
                 guard change.version % 2 == 0 else { return nil }
                 quickly.withLock { $0.append(change.version) }
                 handled.withLock { $0.append(change.version) }
+                gates[change.version].open()
                 return true
             },
             { change in
                 await Task.yield()
                 handled.withLock { $0.append(change.version) }
+                gates[change.version].open()
                 return true
             },
             atEnd: {
                 ends.withLock { $0 += 1 }
                 ended.open()
             })
-        for version in 1...12 { changes.yield(LiveHub.Change(key: "k", version: version)) }
+        // One at a time, each handled before the next: the even ones, finding the queue idle, at once.
+        for version in 1...12 {
+            changes.yield(LiveHub.Change(key: "k", version: version))
+            await gates[version].wait()
+        }
+        #expect(quickly.withLock { $0 } == [2, 4, 6, 8, 10, 12])
+        // A burst: queued behind the first that must wait, and handed on in order.
+        for version in 13...24 { changes.yield(LiveHub.Change(key: "k", version: version)) }
         changes.finish()
         await ended.wait()
-        #expect(handled.withLock { $0 } == Array(1...12))
-        #expect(quickly.withLock { $0 }.allSatisfy { $0 % 2 == 0 }, "none that had to wait was handled at once")
+        #expect(handled.withLock { $0 } == Array(1...24))
         #expect(ends.withLock { $0 } == 1)
     }
 

@@ -224,12 +224,15 @@ struct PipelineTests {
     }
 
     /// Returns once the server runs `sql` on the database at `url`: the gate a test waits at
-    /// before acting on a statement in flight.
+    /// before acting on a statement in flight. Only that database's statements count: tests
+    /// running at the same time send the same text to databases of their own.
     static func whenRunning(_ sql: String, on url: String) async throws {
         let running = try await onOwnThread { () -> Bool in
             let watcher = try PostgresConnection(url: url)
             for _ in 0..<1_000 {
-                let count = try watcher.query("SELECT count(*) FROM pg_stat_activity WHERE query = $1 AND state = 'active'", [.text(sql)])[0].int(0)
+                let count = try watcher.query(
+                    "SELECT count(*) FROM pg_stat_activity WHERE query = $1 AND state = 'active' AND datname = current_database()",
+                    [.text(sql)])[0].int(0)
                 if count > 0 { return true }
                 // Waits for the server, which a test clock cannot move.
                 usleep(20_000)

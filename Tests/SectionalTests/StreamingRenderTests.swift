@@ -37,11 +37,16 @@ struct StreamingRenderTests {
         return html.withBytes { String(decoding: $0, as: UTF8.self) }
     }
 
-    /// Every chunk sent, in order.
-    private func chunks(_ document: PageDocument, _ order: CardOrder = .pageOrder, clock: TestClock = TestClock()) async -> [String] {
+    /// Every chunk sent, in order; each is also handed to `onChunk` as it goes out.
+    private func chunks(
+        _ document: PageDocument, _ order: CardOrder = .pageOrder, clock: TestClock = TestClock(),
+        onChunk: @Sendable (String) -> Void = { _ in }
+    ) async -> [String] {
         let sent = Mutex<[String]>([])
         _ = await document.stream(order, loading: LoadOptions(timeout: .seconds(30), clock: clock)) { bytes in
-            sent.withLock { $0.append(String(decoding: bytes, as: UTF8.self)) }
+            let chunk = String(decoding: bytes, as: UTF8.self)
+            sent.withLock { $0.append(chunk) }
+            onChunk(chunk)
         }
         return sent.withLock { $0 }
     }
@@ -58,7 +63,7 @@ struct StreamingRenderTests {
         let ids: [SectionID] = ["balances", "alerts", "credit-score"]
         let document = document(ids, delays: ["alerts": .seconds(2)], clock: clock)
         async let streamed = chunks(document, clock: clock)
-        await clock.advance(by: .seconds(2), whenSleepersReach: 1)
+        await clock.advance(by: .seconds(2), whenSleepersReach: 2)  // the slow load and the deadline watch
         let sent = await streamed
 
         let first = sent[0]
@@ -73,9 +78,12 @@ struct StreamingRenderTests {
         let clock = TestClock()
         let ids: [SectionID] = ["balances", "alerts", "credit-score"]
         let document = document(ids, delays: ["alerts": .seconds(1), "credit-score": .seconds(2)], clock: clock)
-        async let streamed = chunks(document, clock: clock)
+        let alertsSent = Gate()
+        async let streamed = chunks(document, clock: clock) { if $0.contains("content of alerts") { alertsSent.open() } }
+        await clock.advance(by: .seconds(1), whenSleepersReach: 3)  // both slow loads and the deadline watch
+        // Credit score sleeps on until alerts' card is out: a placeholder goes before it only if it is not ready then.
+        await alertsSent.wait()
         await clock.advance(by: .seconds(1), whenSleepersReach: 2)
-        await clock.advance(by: .seconds(1), whenSleepersReach: 1)
         let all = await streamed.joined()
 
         let placeholders = all.matches(of: /Loading ([A-Za-z ]+)…<\/div><section class="section" id="section-([a-z-]+)"/).map {
@@ -96,7 +104,7 @@ struct StreamingRenderTests {
         let document = document(ids, delays: ["credit-score": .seconds(1)], clock: clock)
         document.page.descendant(withID: "balances")?.title = "<Balances>"
         async let streamed = chunks(document, .asFinished, clock: clock)
-        await clock.advance(by: .seconds(1), whenSleepersReach: 1)
+        await clock.advance(by: .seconds(1), whenSleepersReach: 2)  // the slow load and the deadline watch
         let sent = await streamed
 
         let template = try #require(slice(of: sent[0], from: #"<template shadowrootmode="open">"#, through: "</template>"))

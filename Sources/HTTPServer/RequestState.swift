@@ -90,8 +90,9 @@ final class RequestState: RequestLog, @unchecked Sendable {
     /// Takes the delivered answer, if it has arrived.
     func takeResponse() -> (Response, StreamContext?)? {
         handoff.withLock { handoff in
-            defer { handoff.response = nil }
-            return handoff.response.map { ($0, handoff.stream) }
+            // Taken out, not copied and then cleared.
+            guard let response = handoff.response.take() else { return nil }
+            return (response, handoff.stream)
         }
     }
 

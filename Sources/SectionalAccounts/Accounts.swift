@@ -144,8 +144,8 @@ public struct Accounts: SignIn {
     /// neither, or for a cookie that is no token (whoever sends it is nobody).
     public func credential(in request: Request) -> String? {
         if let bearer = request.bearerToken { return "Bearer " + bearer }
-        guard let token = cookie.value(in: request), SecretToken.isWellFormed(token) else { return "" }
-        return token
+        // Checked on the field's bytes: a string is made of a token only.
+        return cookie.withValue(in: request) { SecretToken.isWellFormed($0) ? String(decoding: $0, as: UTF8.self) : "" } ?? ""
     }
 
     /// The hash of the session token the request's cookie carries, if it carries a well-formed one.

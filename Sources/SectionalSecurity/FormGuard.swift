@@ -252,6 +252,20 @@ public enum Hex {
         return bytes
     }
 
+    /// Whether each of the eight bytes of `word` is a hexadecimal digit, of
+    /// either case: for each byte below 0x80, adding 0x80 - `low` sets its
+    /// top bit when it is at least `low`, with no carry into the next byte.
+    static func areDigits(_ word: UInt64) -> Bool {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let tops = ones &* 0x80
+        guard word & tops == 0 else { return false }
+        func atLeast(_ low: UInt64, _ bytes: UInt64) -> UInt64 { (bytes &+ ones &* (0x80 &- low)) & tops }
+        let decimal = atLeast(0x30, word) & ~atLeast(0x3A, word)
+        let lowercased = word | ones &* 0x20  // 'A'...'F' as 'a'...'f'; nothing else becomes one
+        let letter = atLeast(0x61, lowercased) & ~atLeast(0x67, lowercased)
+        return decimal | letter == tops
+    }
+
     /// Whether `byte` is a hexadecimal digit, of either case.
     static func isDigit(_ byte: UInt8) -> Bool {
         switch byte {

@@ -39,7 +39,13 @@ public enum SecretToken {
     /// How long a token is: 64 hex digits.
     static let length = 64
 
-    private static func isWellFormed(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        bytes.count == length && bytes.allSatisfy(Hex.isDigit)
+    /// Whether `bytes` have a token's form: 64 hex digits of either case.
+    public static func isWellFormed(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard bytes.count == length, let base = bytes.baseAddress else { return false }
+        // Every signed-in request checks its cookie's token, eight bytes at a
+        // time: a byte at a time it cost 540 instructions of a `304`'s 80,000.
+        return stride(from: 0, to: length, by: 8).allSatisfy { offset in
+            Hex.areDigits(UnsafeRawPointer(base).loadUnaligned(fromByteOffset: offset, as: UInt64.self))
+        }
     }
 }

@@ -40,8 +40,11 @@ public struct SessionCookie: Sendable {
             name.withUTF8 { name -> Result? in
                 var start = 0
                 while start < bytes.count {
-                    var end = start
-                    while end < bytes.count && bytes[end] != UInt8(ascii: ";") { end += 1 }
+                    // The next `;` found by the C library's word-at-a-time search (a cookie is a hundred bytes or more).
+                    let end =
+                        memchr(bytes.baseAddress! + start, Int32(UInt8(ascii: ";")), bytes.count - start).map {
+                            UnsafeRawPointer($0) - UnsafeRawPointer(bytes.baseAddress!)
+                        } ?? bytes.count
                     while start < end && bytes[start] == UInt8(ascii: " ") { start += 1 }
                     let valueStart = start + name.count + 1
                     if valueStart <= end, bytes[valueStart - 1] == UInt8(ascii: "="),

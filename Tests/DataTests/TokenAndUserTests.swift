@@ -38,6 +38,20 @@ struct TokenAndUserTests {
         #expect(SecretToken.hash(token) != SecretToken.hash(token.uppercased()), "the hash is of the bytes sent")
     }
 
+    @Test("Every byte, at every place of a token, is taken as a hex digit exactly when it is one")
+    func tokenFormByteByByte() {
+        let hexDigits = Set("0123456789abcdefABCDEF".utf8)
+        let token = Array(SecretToken.generate().utf8)
+        for place in 0..<token.count {
+            for byte in UInt8.min...UInt8.max {
+                var changed = token
+                changed[place] = byte
+                let isWellFormed = changed.withUnsafeBufferPointer(SecretToken.isWellFormed)
+                #expect(isWellFormed == hexDigits.contains(byte), "byte \(byte) at \(place)")
+            }
+        }
+    }
+
     @Test("The memo of tokens' hashes gives each token's own hash, refuses what is not a token, and stays within its capacity")
     func tokenMemo() {
         let memo = SecretTokenMemo(capacity: 2)

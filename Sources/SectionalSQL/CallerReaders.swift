@@ -37,6 +37,12 @@ final class CallerReaders: Sendable {
         return slot
     }
 
+    /// What stops, from any thread, the read the calling thread runs at
+    /// the time, whichever pool's: a deadline's cut of a load that reads
+    /// where it is called (`sqlite3_interrupt`, through each connection's
+    /// `SQLInterrupter`). The next read on the thread starts unstopped.
+    static func stopperOfThisThread() -> @Sendable () -> Void { ThreadReaderTable.stopperOfThisThread }
+
     /// Closes every thread's connection, each once its current read ends; a read after this fails.
     func close() {
         let slots = state.withLock { state in
@@ -76,8 +82,11 @@ final class ReaderSlot: @unchecked Sendable {
 /// The read connections of one thread, by pool: in thread-local storage, so
 /// finding a thread's connection takes no lock. Released when its thread
 /// ends, and its connections closed with it.
-private final class ThreadReaderTable {
+private final class ThreadReaderTable: @unchecked Sendable {
+    // Unchecked: `entries` is its thread's alone; only `interrupters` is shared, under its lock.
     private var entries: [(pool: UInt64, slot: ReaderSlot)] = []
+    /// What stops each of its connections' reads: kept apart, for another thread to reach.
+    private let interrupters = Mutex<[SQLInterrupter]>([])
 
     deinit {
         for entry in entries { entry.slot.close() }
@@ -92,6 +101,18 @@ private final class ThreadReaderTable {
         // Pools closed since are forgotten here.
         entries.removeAll { !$0.slot.isOpen }
         entries.append((pool, slot))
+        interrupters.withLock { $0 = entries.map(\.slot.interrupter) }
+    }
+
+    /// Stops the read this thread's connections are running, if any (from any thread).
+    func interruptReads() {
+        for interrupter in interrupters.withLock({ $0 }) { interrupter.interrupt() }
+    }
+
+    /// What stops, from any thread, the read this thread is running.
+    static var stopperOfThisThread: @Sendable () -> Void {
+        let table = current
+        return { table.interruptReads() }
     }
 
     /// This thread's table, made on first use and released when the thread ends.

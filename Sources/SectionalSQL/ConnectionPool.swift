@@ -135,6 +135,14 @@ public final class ConnectionPool: Sendable {
         return try Self.readHere(with: callerReaders, body)
     }
 
+    /// Whether reads run on the calling thread (SQLite's readers): they
+    /// never wait, and a load made of them may run in the request's task.
+    public var readsOnCallingThread: Bool { callerReaders != nil }
+
+    /// What stops, from any thread, the read the calling thread is running
+    /// on its own connection, of any pool (`LoadOptions.stopsReadsHere`).
+    public static func stopperOfThisThread() -> @Sendable () -> Void { CallerReaders.stopperOfThisThread() }
+
     /// Runs `body` on the calling thread with that thread's read connection.
     private static func readHere<T>(with readers: CallerReaders, _ body: (any SQLConnection) throws -> T) throws -> T {
         try Task.checkCancellation()

@@ -44,6 +44,6 @@ public struct PageSettings: Sendable {
     var loadOptions: LoadOptions {
         LoadOptions(
             timeout: sectionTimeout, clock: clock, intercept: intercept, diagnosesFailures: diagnosesFailures,
-            startingTogether: { StatementBurst.together($0) })
+            startingTogether: { StatementBurst.together($0) }, stopsReadsHere: { ConnectionPool.stopperOfThisThread() })
     }
 }

@@ -22,6 +22,8 @@ final class QueryingFeedStore: FeedStore {
     }
     /// The statement run before each read, by section id.
     let before: [String: String]
+    /// As the pool's: a SQLite page's loads run in its request's task, its statements on the request's thread.
+    var readsOnCallingThread: Bool { pool.readsOnCallingThread }
     /// When each of those statements ran, on its pool thread.
     let spans = Mutex<[(start: ContinuousClock.Instant, end: ContinuousClock.Instant)]>([])
 

@@ -13,6 +13,8 @@ public final class SQLStore: FeedStore, DayStore, LayoutStore, Sendable {
 
     public init(pool: ConnectionPool) { self.pool = pool }
 
+    public var readsOnCallingThread: Bool { pool.readsOnCallingThread }
+
     // MARK: Feed
 
     public func accounts(of user: UserID) async throws -> [Account] {

@@ -23,9 +23,18 @@ public protocol FeedStore: Sendable {
     /// - Returns: the change of the user's alerts, recorded in the same
     ///   transaction; `nil` when none was dismissed.
     func restoreAlerts(of user: UserID) async throws -> LiveHub.Change?
+
+    /// Whether its reads run on the calling thread and never wait (SQLite's).
+    var readsOnCallingThread: Bool { get }
 }
 
-extension SectionLoad {}
+extension FeedStore {
+    /// By default, reads may wait.
+    public var readsOnCallingThread: Bool { false }
+
+    /// Where a section's load of this store's data runs.
+    var loadPlacement: SectionLoad.Placement { readsOnCallingThread ? .readsHere : .mayWait }
+}
 
 extension SectionLoad {
     /// A section's read of `user`'s feed data, asked of the store beside the page's other loads.
@@ -36,7 +45,7 @@ extension SectionLoad {
         of user: UserID, from store: any FeedStore, read: @escaping @Sendable (any FeedStore, UserID) async throws -> Model,
         deliver: @escaping (Model) -> Void
     ) -> SectionLoad {
-        SectionLoad({ try await read(store, user) }, deliver: deliver)
+        SectionLoad({ try await read(store, user) }, placement: store.loadPlacement, deliver: deliver)
     }
 }
 

@@ -1,6 +1,7 @@
 import Synchronization
 
-/// Cuts a round's loads at their deadlines by cancelling their tasks, from
+/// Cuts a round's loads at their deadlines by cancelling their tasks (or,
+/// for loads run in the request's own task, by stopping their reads), from
 /// whichever thread the deadline comes on.
 ///
 /// A load that never suspends (a SQLite read on the request's thread) holds
@@ -27,9 +28,22 @@ final class LoadCutter: @unchecked Sendable {
     /// returns). An object, not a struct: `UnsafeCurrentTask`'s layout is the
     /// standard library's to change, so every state holding one in place went
     /// through the runtime's generic enum functions (1,800 instructions a page).
-    private final class RunningTask: @unchecked Sendable {
-        let task: UnsafeCurrentTask
-        init(task: UnsafeCurrentTask) { self.task = task }
+    final class RunningTask: @unchecked Sendable {
+        let task: UnsafeCurrentTask?
+        /// What stops a load run in the request's task, whose task a cut must not cancel.
+        let stop: (@Sendable () -> Void)?
+        init(task: UnsafeCurrentTask) {
+            self.task = task
+            stop = nil
+        }
+        init(stop: @escaping @Sendable () -> Void) {
+            task = nil
+            self.stop = stop
+        }
+
+        func cut() {
+            if let stop { stop() } else { task?.cancel() }
+        }
     }
 
     private let deadlines: [Duration]
@@ -54,6 +68,14 @@ final class LoadCutter: @unchecked Sendable {
         }
     }
 
+    /// Called as load `index` starts in the request's own task, `elapsed`
+    /// into the round: a cut calls `stop` (which stops its read where it
+    /// runs), and never cancels the task, which goes on to the next load.
+    /// `stop` is made once for the round's loads (`RunningTask(stop:)`).
+    func begin(_ index: Int, at elapsed: Duration, stoppedBy stop: RunningTask) {
+        states.withLock { $0[index] = .running(stop, since: elapsed) }
+    }
+
     /// Called by load `index`'s task as it ends. - Returns: whether it was cut.
     func end(_ index: Int) -> Bool {
         states.withLock { states in
@@ -75,7 +97,7 @@ final class LoadCutter: @unchecked Sendable {
                 switch states[index] {
                 case .running(let running, let since):
                     guard since + deadlines[index] > elapsed else {
-                        running.task.cancel()
+                        running.cut()
                         states[index] = .cut
                         continue
                     }

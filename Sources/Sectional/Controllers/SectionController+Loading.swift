@@ -16,6 +16,11 @@ extension SectionController {
     /// loads must honour cancellation (as `Task.sleep`, URLSession and the
     /// database pools do) for the page to finish on time.
     ///
+    /// When none of a round's loads waits (`SectionLoad.Placement`), they
+    /// run one after another in the calling task, with no task of their own;
+    /// a deadline then stops the read running past it where it runs
+    /// (`LoadOptions.stopsReadsHere`), and the calling task goes on.
+    ///
     /// - Parameters:
     ///   - options: the default deadline, the clock it runs on, and a wrapper for each load.
     ///   - onProgress: called in this task once the loads have started and
@@ -67,6 +72,13 @@ extension SectionController {
         let watch = Self.watchDeadlines(cutter, startedAt: start, on: clock)
         defer { watch.stop() }
 
+        if let stop = Self.stopInRequestTask(for: pending, options) {
+            for index in pending.indices {
+                outcomes[index] = await Self.load(index, pending, operations[index], deadlines, cutter, stop, options, clock: clock, round: start)
+            }
+            onProgress()
+            return Self.delivered(outcomes)
+        }
         let claims = LoadClaims(count: pending.count)
         await withTaskGroup(of: [FinishedLoad].self) { group in
             var runner = 0
@@ -116,6 +128,41 @@ extension SectionController {
             if !someWait { onProgress() }
         }
         return Self.delivered(outcomes)
+    }
+
+    /// What stops a load of `pending` run in the request's own task, when
+    /// none of them waits and none is wrapped (a wrapper may wait); `nil`
+    /// when they need tasks of their own.
+    private static func stopInRequestTask(for pending: [PendingLoad], _ options: LoadOptions) -> LoadCutter.RunningTask? {
+        guard options.intercept == nil else { return nil }
+        var readsHere = false
+        for entry in pending {
+            switch entry.load.placement {
+            case .mayWait: return nil
+            case .readsHere: readsHere = true
+            case .synchronous: break
+            }
+        }
+        guard readsHere else { return nothingToStop }
+        // Reads on this thread are stopped through its data layer, or the loads get tasks of their own.
+        return options.stopsReadsHere.map { LoadCutter.RunningTask(stop: $0()) }
+    }
+
+    /// What a cut of synchronous loads calls: nothing stops them early.
+    private static let nothingToStop = LoadCutter.RunningTask(stop: {})
+
+    /// Runs load `index` in the calling task, which a cut never cancels; its outcome.
+    private static func load<C: Clock<Duration>>(
+        _ index: Int, _ pending: [PendingLoad], _ operation: @Sendable () async throws -> any Sendable, _ deadlines: [Duration],
+        _ cutter: LoadCutter, _ stop: LoadCutter.RunningTask, _ options: LoadOptions, clock: C, round start: C.Instant
+    ) async -> LoadReport.Outcome {
+        let started = clock.now
+        cutter.begin(index, at: start.duration(to: started), stoppedBy: stop)
+        let result: Result<any Sendable, any Error>
+        do { result = .success(try await operation()) } catch { result = .failure(error) }
+        let cut = cutter.end(index)
+        let finished = FinishedLoad(index: index, result: result, duration: started.duration(to: clock.now), cut: cut)
+        return outcome(of: finished, pending, deadlines, diagnosing: options.diagnosesFailures)
     }
 
     /// A finished load's outcome: its model delivered, or its controller failed.
@@ -281,16 +328,24 @@ public struct LoadOptions: Sendable {
     /// started before it, so it should be short (a SQLite read is).
     /// `nil`: nothing around.
     public var startingTogether: (@Sendable (_ startLoads: () -> Void) -> Void)?
+    /// Called on the thread that runs loads which read where they are
+    /// called (`SectionLoad.Placement.readsHere`): gives what stops, from
+    /// any thread, the read running on this one (`sqlite3_interrupt`). With
+    /// it, such loads run one after another in the request's own task;
+    /// `nil`: in tasks of their own, which a deadline cancels.
+    public var stopsReadsHere: (@Sendable () -> @Sendable () -> Void)?
 
     /// Options with a default deadline of `timeout`, measured on `clock`, and no wrapper unless given.
     public init(
         timeout: Duration = .seconds(1), clock: any Clock<Duration> = DeadlineClock(), intercept: LoadInterceptor? = nil,
-        diagnosesFailures: Bool = false, startingTogether: (@Sendable (_ startLoads: () -> Void) -> Void)? = nil
+        diagnosesFailures: Bool = false, startingTogether: (@Sendable (_ startLoads: () -> Void) -> Void)? = nil,
+        stopsReadsHere: (@Sendable () -> @Sendable () -> Void)? = nil
     ) {
         self.timeout = timeout
         self.clock = clock
         self.intercept = intercept
         self.diagnosesFailures = diagnosesFailures
         self.startingTogether = startingTogether
+        self.stopsReadsHere = stopsReadsHere
     }
 }

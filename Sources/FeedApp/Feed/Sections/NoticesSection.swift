@@ -23,7 +23,7 @@ final class NoticesSection: SectionController, CatalogSection {
     override var cacheKey: String? { Self.board }
 
     override func makeLoad() -> SectionLoad? {
-        SectionLoad({ [store] in try await store.notices(on: Self.board, limit: 3) }) { self.notices = $0 }
+        SectionLoad({ [store] in try await store.notices(on: Self.board, limit: 3) }, placement: store.loadPlacement) { self.notices = $0 }
     }
 
     override func render(into html: inout HTMLWriter) {

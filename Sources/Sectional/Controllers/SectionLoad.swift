@@ -42,6 +42,8 @@ public struct SectionLoad {
     ///     `Sendable` values (a store, an id, a date), never the controller.
     ///     Past its deadline its task is cancelled, and it should stop (the
     ///     database pools stop a running statement then).
+    ///   - placement: whether the operation may wait (the default), or
+    ///     reads where it is called and never waits (`.readsHere`).
     ///   - deliver: called in the calling task with the model when the
     ///     operation returns in time; it may capture `self`. Not called when
     ///     the operation throws or misses its deadline.

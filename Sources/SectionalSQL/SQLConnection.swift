@@ -51,10 +51,16 @@ extension SQLConnection {
 /// while stepping); the pool clears it when the next job starts.
 public final class SQLInterrupter: Sendable {
     private let requested = Atomic<Bool>(false)
-    private let engineInterrupt: @Sendable () -> Void
+    /// The engine's interrupt; `nil` once its connection has closed, so that
+    /// a late interrupt never reaches a freed handle. Under a lock: an
+    /// interrupt from another thread and the close must not interleave.
+    private let engineInterrupt: Mutex<(@Sendable () -> Void)?>
 
     /// An interrupter that calls `engineInterrupt` (e.g. `sqlite3_interrupt`) after raising its flag.
-    public init(_ engineInterrupt: @escaping @Sendable () -> Void) { self.engineInterrupt = engineInterrupt }
+    public init(_ engineInterrupt: @escaping @Sendable () -> Void) { self.engineInterrupt = Mutex(engineInterrupt) }
+
+    /// The connection is closing: from now on an interrupt reaches nothing but its flag.
+    public func connectionClosed() { engineInterrupt.withLock { $0 = nil } }
 
     /// Whether the current job was asked to stop.
     public var isRequested: Bool { requested.load(ordering: .acquiring) }
@@ -70,7 +76,7 @@ public final class SQLInterrupter: Sendable {
     /// Asks the current job to stop.
     public func interrupt() {
         requested.store(true, ordering: .releasing)
-        engineInterrupt()
+        engineInterrupt.withLock { $0?() }
     }
 
     /// Clears the request: a new job starts.

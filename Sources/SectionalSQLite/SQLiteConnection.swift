@@ -88,6 +88,8 @@ public final class SQLiteConnection: SQLConnection {
     }
 
     deinit {
+        // A thread's table of readers keeps the interrupter past its connection (`CallerReaders`).
+        interrupter.connectionClosed()
         for entry in statements { sqlite3_finalize(entry.statement) }
         sqlite3_close_v2(db)
     }

@@ -3,6 +3,7 @@ import Foundation
 import Sectional
 import SectionalSQL
 import SectionalSQLite
+import Synchronization
 import Testing
 
 #if canImport(Glibc)
@@ -13,16 +14,20 @@ import Testing
 private final class QuerySection: SectionController {
     let pool: ConnectionPool
     let sql: String
+    let placement: SectionLoad.Placement
     private(set) var value: Int?
 
-    init(pool: ConnectionPool, sql: String) {
+    init(pool: ConnectionPool, sql: String, placement: SectionLoad.Placement = .mayWait) {
         self.pool = pool
         self.sql = sql
+        self.placement = placement
         super.init(id: "query", title: "Query")
     }
 
     override func makeLoad() -> SectionLoad? {
-        SectionLoad({ [pool, sql] in try await pool.read { db in try db.query(sql, [])[0].int(0) } }) { self.value = $0 }
+        SectionLoad({ [pool, sql] in try await pool.read { db in try db.query(sql, [])[0].int(0) } }, placement: placement) {
+            self.value = $0
+        }
     }
 }
 
@@ -55,17 +60,21 @@ struct CallerReadTests {
         #expect(try await pool.run { db in try db.query("SELECT count(*) FROM marks", [])[0].int(0) } == 0)
     }
 
-    @Test("A query that runs past its section's deadline is interrupted on the request's thread; the section falls back, the thread reads on")
-    func deadlineInterruptsARead() async throws {
+    @Test(
+        "A query that runs past its section's deadline is interrupted on the request's thread; the section falls back, the thread reads on",
+        arguments: [SectionLoad.Placement.mayWait, .readsHere])
+    func deadlineInterruptsARead(placement: SectionLoad.Placement) async throws {
         let pool = try await TestDatabase.pool(.sqlite, size: 1)
         defer { pool.close() }
         let page = StackPageController(id: "page", title: "Page")
-        let hanging = QuerySection(pool: pool, sql: ConnectionPoolTests.hangingQuery(.sqlite))
-        let quick = QuerySection(pool: pool, sql: "SELECT 6 * 7")
+        let hanging = QuerySection(pool: pool, sql: ConnectionPoolTests.hangingQuery(.sqlite), placement: placement)
+        let quick = QuerySection(pool: pool, sql: "SELECT 6 * 7", placement: placement)
         page.addChild(hanging)
         page.addChild(quick)
         // The recursive query never ends by itself: only the interrupt at the deadline returns this.
-        let report = await page.loadTree(LoadOptions(timeout: .milliseconds(200)))
+        // Placed `.readsHere`, both run in this task, and the cut stops the read through the thread's connection.
+        let options = LoadOptions(timeout: .milliseconds(200), stopsReadsHere: { ConnectionPool.stopperOfThisThread() })
+        let report = await page.loadTree(options)
         #expect(report.outcomes.map(\.status) == [.timedOut, .ok])
         guard case .failed(let error) = hanging.loadState else {
             Issue.record("the hanging section did not fail: \(hanging.loadState)")
@@ -124,6 +133,18 @@ struct CallerReadTests {
         for await _ in started { break }
         reading.cancel()
         await #expect(throws: SQLError.self) { try await reading.value }
+    }
+
+    @Test("An interrupt that comes after its connection closed raises the flag only: it never reaches the freed connection")
+    func interruptAfterClose() {
+        let engineCalls = Atomic(0)
+        let interrupter = SQLInterrupter { engineCalls.add(1, ordering: .relaxed) }
+        interrupter.interrupt()
+        #expect(engineCalls.load(ordering: .relaxed) == 1)
+        interrupter.connectionClosed()
+        interrupter.interrupt()
+        #expect(engineCalls.load(ordering: .relaxed) == 1, "the engine's interrupt ran after the connection closed")
+        #expect(interrupter.isRequested)
     }
 
     @Test("After the pool closes, a read fails with a clear error")

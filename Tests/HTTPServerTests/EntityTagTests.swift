@@ -17,6 +17,17 @@ struct EntityTagTests {
         #expect(seen.count == 7)
     }
 
+    @Test("A change of any one byte, at any place of a page, changes its tag")
+    func everyPlace() {
+        let page = Array(String(repeating: "<li>Everyday Checking $23,845.12</li>", count: 5).utf8)
+        let original = page.withUnsafeBufferPointer(EntityTag.of)
+        for place in page.indices {
+            var changed = page
+            changed[place] ^= 0x01
+            #expect(changed.withUnsafeBufferPointer(EntityTag.of) != original, "byte \(place) of \(page.count)")
+        }
+    }
+
     @Test("If-None-Match names a tag among several, weakly or strongly, or is *")
     func matching() {
         #expect(EntityTag.matches(#""a", W/"b""#, #""b""#))

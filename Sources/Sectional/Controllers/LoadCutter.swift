@@ -17,20 +17,22 @@ import Synchronization
 final class LoadCutter: @unchecked Sendable {
     private enum State {
         case notStarted
-        case running(RunningTask, since: Duration)
+        case running(RunningLoad, since: Duration)
         case finished
         case cut
     }
 
-    /// A running load's task, kept past `withUnsafeCurrentTask`'s closure:
+    /// What cuts a running load: its task, cancelled, or, for a load run in
+    /// the request's own task, what stops its read. The task is kept past
+    /// `withUnsafeCurrentTask`'s closure:
     /// sound only because it is used under the lock, while the task is known
     /// to run (it leaves its slot in `end`, under the same lock, before it
     /// returns). An object, not a struct: `UnsafeCurrentTask`'s layout is the
     /// standard library's to change, so every state holding one in place went
     /// through the runtime's generic enum functions (1,800 instructions a page).
-    final class RunningTask: @unchecked Sendable {
+    final class RunningLoad: @unchecked Sendable {
         let task: UnsafeCurrentTask?
-        /// What stops a load run in the request's task, whose task a cut must not cancel.
+        /// What stops a load run in the request's task, which a cut must not cancel.
         let stop: (@Sendable () -> Void)?
         init(task: UnsafeCurrentTask) {
             self.task = task
@@ -64,15 +66,15 @@ final class LoadCutter: @unchecked Sendable {
     func begin(_ index: Int, at elapsed: Duration) {
         withUnsafeCurrentTask { task in
             guard let task else { return }
-            states.withLock { $0[index] = .running(RunningTask(task: task), since: elapsed) }
+            states.withLock { $0[index] = .running(RunningLoad(task: task), since: elapsed) }
         }
     }
 
     /// Called as load `index` starts in the request's own task, `elapsed`
     /// into the round: a cut calls `stop` (which stops its read where it
     /// runs), and never cancels the task, which goes on to the next load.
-    /// `stop` is made once for the round's loads (`RunningTask(stop:)`).
-    func begin(_ index: Int, at elapsed: Duration, stoppedBy stop: RunningTask) {
+    /// `stop` is made once for the round's loads (`RunningLoad(stop:)`).
+    func begin(_ index: Int, at elapsed: Duration, stoppedBy stop: RunningLoad) {
         states.withLock { $0[index] = .running(stop, since: elapsed) }
     }
 

@@ -133,7 +133,7 @@ extension SectionController {
     /// What stops a load of `pending` run in the request's own task, when
     /// none of them waits and none is wrapped (a wrapper may wait); `nil`
     /// when they need tasks of their own.
-    private static func stopInRequestTask(for pending: [PendingLoad], _ options: LoadOptions) -> LoadCutter.RunningTask? {
+    private static func stopInRequestTask(for pending: [PendingLoad], _ options: LoadOptions) -> LoadCutter.RunningLoad? {
         guard options.intercept == nil else { return nil }
         var readsHere = false
         for entry in pending {
@@ -145,16 +145,16 @@ extension SectionController {
         }
         guard readsHere else { return nothingToStop }
         // Reads on this thread are stopped through its data layer, or the loads get tasks of their own.
-        return options.stopsReadsHere.map { LoadCutter.RunningTask(stop: $0()) }
+        return options.stopsReadsHere.map { LoadCutter.RunningLoad(stop: $0()) }
     }
 
     /// What a cut of synchronous loads calls: nothing stops them early.
-    private static let nothingToStop = LoadCutter.RunningTask(stop: {})
+    private static let nothingToStop = LoadCutter.RunningLoad(stop: {})
 
     /// Runs load `index` in the calling task, which a cut never cancels; its outcome.
     private static func load<C: Clock<Duration>>(
         _ index: Int, _ pending: [PendingLoad], _ operation: @Sendable () async throws -> any Sendable, _ deadlines: [Duration],
-        _ cutter: LoadCutter, _ stop: LoadCutter.RunningTask, _ options: LoadOptions, clock: C, round start: C.Instant
+        _ cutter: LoadCutter, _ stop: LoadCutter.RunningLoad, _ options: LoadOptions, clock: C, round start: C.Instant
     ) async -> LoadReport.Outcome {
         let started = clock.now
         cutter.begin(index, at: start.duration(to: started), stoppedBy: stop)

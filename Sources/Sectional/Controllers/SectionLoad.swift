@@ -18,8 +18,8 @@ public struct SectionLoad {
     /// Whether the operation may wait, and if not, how a read past its deadline is stopped.
     @usableFromInline let placement: Placement
 
-    /// Where a load's operation runs. A round whose loads none of them wait
-    /// runs them one after another in the request's own task: a task of
+    /// Where a load's operation runs. A round none of whose loads waits
+    /// runs them one after another in the request's own task: tasks of
     /// their own cost a SQLite page about 15,000 instructions of 325,000.
     public enum Placement: Sendable {
         /// It may wait (PostgreSQL, a remote service): it runs in a task

@@ -178,13 +178,8 @@ extension ResponseBodySink {
 /// What `ResponseStream.produce(into:)` hands a handed-over body: the
 /// reader's sink, and an end that its caller waits for.
 private final class HandedOverEnding: ResponseBodySink {
-    private struct State {
-        var ended = false
-        var onClosed: [@Sendable () -> Void] = []
-    }
-
     private let sink: any ResponseBodySink
-    private let state = Mutex(State())
+    private let closing = Mutex(ClosingActions())
 
     init(_ sink: any ResponseBodySink) { self.sink = sink }
 
@@ -198,26 +193,16 @@ private final class HandedOverEnding: ResponseBodySink {
         close()
     }
 
-    private var isEnded: Bool { state.withLock { $0.ended } }
+    private var isEnded: Bool { closing.withLock { $0.isClosed } }
 
     func finish() { close() }
 
     func whenClosed(_ action: @escaping @Sendable () -> Void) {
-        let now = state.withLock { state in
-            if !state.ended { state.onClosed.append(action) }
-            return state.ended
-        }
-        if now { action() }
+        if !closing.withLock({ $0.add(action) }) { action() }
     }
 
     /// The body ended, finished or its reader gone: whoever writes it, and whoever waits for its end, are told.
     func close() {
-        let closed = state.withLock { state -> [@Sendable () -> Void] in
-            guard !state.ended else { return [] }
-            state.ended = true
-            defer { state.onClosed = [] }
-            return state.onClosed
-        }
-        closed.forEach { $0() }
+        closing.withLock { $0.close() }.forEach { $0() }
     }
 }

@@ -21,8 +21,8 @@ final class StreamContext: ResponseBodySink, @unchecked Sendable {
         var offset = 0
         var finished = false
         var readerParked = false
-        /// The response was freed: the client is gone or the stream ended.
-        var released = false
+        /// Run once the response is freed: the client is gone or the stream ended.
+        var closing = ClosingActions()
         /// Bytes handed to libmicrohttpd, for the access log.
         var sent: UInt64 = 0
         /// Bytes written and not yet sent.
@@ -33,8 +33,6 @@ final class StreamContext: ResponseBodySink, @unchecked Sendable {
         var onDrained: [@Sendable () -> Void] = []
         /// The connection's idle buffer was handed back to the kernel.
         var bufferReleased = false
-        /// Run once the response is released.
-        var onClosed: [@Sendable () -> Void] = []
 
         /// Clears the parked flag; `true` when the reader was parked and must be woken.
         mutating func takeParkedReader() -> Bool {
@@ -73,7 +71,7 @@ final class StreamContext: ResponseBodySink, @unchecked Sendable {
 
     func write(_ bytes: [UInt8]) {
         let wake = state.withLock { state -> Bool in
-            guard !state.finished, !state.released, !state.overflowed else { return false }
+            guard !state.finished, !state.closing.isClosed, !state.overflowed else { return false }
             guard state.queued + bytes.count <= Self.queueLimit else {
                 state.overflowed = true
                 return state.takeParkedReader()
@@ -85,13 +83,13 @@ final class StreamContext: ResponseBodySink, @unchecked Sendable {
         if wake { core.unpark(self) }
     }
 
-    var isOpen: Bool { state.withLock { !$0.released && !$0.overflowed } }
+    var isOpen: Bool { state.withLock { !$0.closing.isClosed && !$0.overflowed } }
 
     var unsentBytes: Int { state.withLock { $0.queued } }
 
     func whenDrained(_ action: @escaping @Sendable () -> Void) {
         let now = state.withLock { state -> Bool in
-            guard state.queued > 0, !state.released, !state.overflowed else { return true }
+            guard state.queued > 0, !state.closing.isClosed, !state.overflowed else { return true }
             state.onDrained.append(action)
             return false
         }
@@ -113,11 +111,7 @@ final class StreamContext: ResponseBodySink, @unchecked Sendable {
     }
 
     func whenClosed(_ action: @escaping @Sendable () -> Void) {
-        let now = state.withLock { state in
-            if !state.released { state.onClosed.append(action) }
-            return state.released
-        }
-        if now { action() }
+        if !state.withLock({ $0.closing.add(action) }) { action() }
     }
 
     /// No more writes: the reader ends the body once the queue is drained.
@@ -133,7 +127,7 @@ final class StreamContext: ResponseBodySink, @unchecked Sendable {
     /// is better sent whole, with a length, than as chunks.
     func takeWholeBody() -> [UInt8]? {
         state.withLock { state in
-            guard state.finished, !state.released else { return nil }
+            guard state.finished, !state.closing.isClosed else { return nil }
             if state.chunks.count == 1 {
                 state.sent = UInt64(state.chunks[0].count)
                 return state.chunks.removeFirst()
@@ -208,11 +202,9 @@ final class StreamContext: ResponseBodySink, @unchecked Sendable {
     /// The response is gone: drop further writes, and stop the producer.
     func release() {
         var waiting: [@Sendable () -> Void] = []
-        var closed: [@Sendable () -> Void] = []
-        state.withLock { state in
-            state.released = true
+        let closed = state.withLock { state in
             swap(&waiting, &state.onDrained)
-            swap(&closed, &state.onClosed)
+            return state.closing.close()
         }
         // A producer waiting for room goes on, to find the stream closed.
         for action in waiting { action() }

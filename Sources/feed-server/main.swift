@@ -43,7 +43,7 @@ do {
     print(LaunchOptions.help)
     exit(0)
 } catch .versionRequested {
-    print("feed-server \(version) (commit \(buildCommit))")
+    print("feed-server \(version) (commit \(buildCommit), \(Allocator.description))")
     exit(0)
 } catch {
     Logger.standardError.write("feed-server: \(error)")

@@ -87,7 +87,7 @@ public final class SQLStore: FeedStore, DayStore, LayoutStore, Sendable {
     }
 
     public func saveLayout(_ sections: [SectionID], of user: UserID, page: String) async throws -> LiveHub.Change {
-        let list = sections.map(\.rawValue).joined(separator: ",")
+        let list = sections.commaSeparated
         return try await pool.write { db in
             try db.execute(
                 """

@@ -113,7 +113,7 @@ final class FeedPageController: StackPageController {
                 html.write(
                     PostForm(
                         action: FeedWrites.saveLayoutPath, token: forms.token(for: FeedWrites.saveLayoutPath),
-                        hidden: ("sections", plan.sectionIDs.map(\.rawValue).joined(separator: ",")), label: "Save this layout",
+                        hidden: ("sections", plan.sectionIDs.commaSeparated), label: "Save this layout",
                         isPrimary: true))
             }
             if hasSavedLayout {

@@ -147,7 +147,7 @@ public struct CompositionPlan: Sendable, Equatable {
     /// The canonical query items: none for the base layout, else one
     /// `sections` item listing every id (empty when none is shown).
     public var queryItems: [(name: String, value: String)] {
-        isDefault ? [] : [("sections", sectionIDs.map(\.rawValue).joined(separator: ","))]
+        isDefault ? [] : [("sections", sectionIDs.commaSeparated)]
     }
 }
 

@@ -30,6 +30,7 @@ public struct SectionID: RawRepresentable, Hashable, Comparable, Sendable, Codab
     }
 }
 
+/// A page's section ids written as one value.
 extension [SectionID] {
     /// The ids joined by commas, as a `sections` query value and a saved
     /// layout write them: `balances,alerts`. Its bytes are gathered and made

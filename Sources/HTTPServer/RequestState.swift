@@ -25,23 +25,24 @@ final class RequestState: RequestLog, @unchecked Sendable {
     /// The connection's entry in the registry; `nil` only if libmicrohttpd lost it.
     let tracked: ConnectionRegistry.Tracked?
     let startedAt: UInt64
+    // The worker thread's alone, these are not checked at run time for exclusive access either.
     /// Names the request in every line logged for it (`Request.id`): the
     /// server's own from the start, the proxy's once its head is read.
-    var id = RequestID.next()
-    var phase = Phase.receivingHeaders
-    var method = HTTPMethod.get
+    @exclusivity(unchecked) var id = RequestID.next()
+    @exclusivity(unchecked) var phase = Phase.receivingHeaders
+    @exclusivity(unchecked) var method = HTTPMethod.get
     /// The header fields, read once the head has arrived.
-    var headers = HTTPHeaders()
+    @exclusivity(unchecked) var headers = HTTPHeaders()
     /// The request body as it arrives, at most the configured limit.
-    var body: [UInt8] = []
-    var status = 0
-    var sentBytes: UInt64 = 0
+    @exclusivity(unchecked) var body: [UInt8] = []
+    @exclusivity(unchecked) var status = 0
+    @exclusivity(unchecked) var sentBytes: UInt64 = 0
     /// The answer's timing, repeated in the access log.
-    var timing: ServerTiming?
+    @exclusivity(unchecked) var timing: ServerTiming?
     /// The route that answered, for metrics and the log.
-    var route: String?
+    @exclusivity(unchecked) var route: String?
     /// The connection while suspended; cleared once resumed.
-    var connection: ConnectionHandle?
+    @exclusivity(unchecked) var connection: ConnectionHandle?
 
     private struct Handoff {
         var response: Response?

@@ -66,11 +66,14 @@ package protocol BurstPipeline: AnyObject {
 
 /// A thread's burst: whether one is open, the statements kept in it and
 /// the connections reading in it.
+///
+/// A thread's own: its fields are not checked at run time for exclusive
+/// access (`@exclusivity(unchecked)`), which every read of a page did, ten times.
 private final class Burst {
-    var isOpen = false
-    var kept: [(pipeline: any BurstPipeline, statement: AnyObject)] = []
+    @exclusivity(unchecked) var isOpen = false
+    @exclusivity(unchecked) var kept: [(pipeline: any BurstPipeline, statement: AnyObject)] = []
     /// This thread's connections with a read transaction open for the burst.
-    var reading: [ReaderSlot] = []
+    @exclusivity(unchecked) var reading: [ReaderSlot] = []
 
     static var ofThisThread: Burst { ofEachThread.current }
 

@@ -22,8 +22,10 @@ public final class SQLiteConnection: SQLConnection {
     /// Prepared statements by their SQL, searched in order: a program's
     /// statements are a few dozen literals, and comparing one with each of
     /// them (equal lengths are rare, the same literal is equal at once) costs
-    /// less than hashing its text, about 500 instructions a query.
-    private var statements: [(sql: String, statement: OpaquePointer)] = []
+    /// less than hashing its text, about 500 instructions a query. Not
+    /// checked at run time for exclusive access: a connection is used by
+    /// one thread at a time (`SQLConnection`).
+    @exclusivity(unchecked) private var statements: [(sql: String, statement: OpaquePointer)] = []
 
     /// Opens (creating if needed) the database at `path`.
     /// - Parameters:
@@ -164,8 +166,7 @@ public final class SQLiteConnection: SQLConnection {
     }
 
     private func prepared(_ sql: String) throws(SQLError) -> OpaquePointer {
-        // Lengths first: two statements' texts mostly start alike (`SELECT `), and a
-        // page's queries compared each other's texts about twenty times a page.
+        // Lengths first: texts of one length are rare, and `==` compared unequal texts byte by byte.
         let length = sql.utf8.count
         for entry in statements where entry.sql.utf8.count == length && entry.sql == sql { return entry.statement }
         var statement: OpaquePointer?

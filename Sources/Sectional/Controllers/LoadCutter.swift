@@ -50,8 +50,9 @@ final class LoadCutter: @unchecked Sendable {
 
     private let deadlines: [Duration]
     private let states: Mutex<[State]>
-    /// Where `LoadWatchdog` keeps this round, guarded by its lock (hence `@unchecked`).
-    var watchIndex = 0
+    /// Where `LoadWatchdog` keeps this round, guarded by its lock (hence `@unchecked`, and
+    /// not checked again at run time for exclusive access).
+    @exclusivity(unchecked) var watchIndex = 0
 
     /// A cutter for loads with these deadlines, by index.
     init(deadlines: [Duration]) {

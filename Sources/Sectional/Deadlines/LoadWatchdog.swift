@@ -18,14 +18,16 @@ final class LoadWatchdog: @unchecked Sendable {
 
     private let tick: Duration
     private let idleAfter: Duration
-    /// Guards everything below; the thread waits on it.
+    /// Guards everything below; the thread waits on it. What it guards is
+    /// not checked again at run time for exclusive access: every round of
+    /// every page registers and unregisters.
     private let condition = MonotonicCondition()
-    private var rounds: [Round] = []
-    private var started = false
+    @exclusivity(unchecked) private var rounds: [Round] = []
+    @exclusivity(unchecked) private var started = false
     /// Whether the thread waits for a registration, not a tick.
-    private var isIdle = false
+    @exclusivity(unchecked) private var isIdle = false
     /// Whether a round registered since the last tick: most end long before one.
-    private var registeredSinceTick = false
+    @exclusivity(unchecked) private var registeredSinceTick = false
 
     init(tick: Duration, idleAfter: Duration = .seconds(1)) {
         self.tick = tick

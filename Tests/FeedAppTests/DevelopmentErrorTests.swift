@@ -33,9 +33,15 @@ struct DevelopmentErrorTests {
     @Test("In development the page loads make dev's reload script and the server serves it; in production neither")
     func reloadScript() async throws {
         let development = try await AppHarness(settings: AppSettings(environment: .development))
-        #expect(try await development.get("/feed?stream=0").bodyText.contains(#"src="/_dev/reload.js""#))
         let script = try await development.get("/_dev/reload.js")
-        #expect(script.status == .ok && script.bodyText.contains("location.reload()"))
+        #if DEBUG
+            #expect(try await development.get("/feed?stream=0").bodyText.contains(#"src="/_dev/reload.js""#))
+            #expect(script.status == .ok && script.bodyText.contains("location.reload()"))
+        #else
+            // A release build has no reload script, whatever the environment says (make dev builds for debug).
+            #expect(!(try await development.get("/feed?stream=0").bodyText.contains("/_dev/")))
+            #expect(script.status == .notFound)
+        #endif
         let production = try await AppHarness()
         #expect(!(try await production.get("/feed?stream=0").bodyText.contains("/_dev/")))
         #expect(try await production.get("/_dev/reload.js").status == .notFound)

@@ -13,7 +13,7 @@ FROM swift:6.3.1-bookworm AS build
 
 RUN export DEBIAN_FRONTEND=noninteractive \
     && apt-get -q update \
-    && apt-get -q install -y --no-install-recommends libsqlite3-dev libpq-dev libsodium-dev libmimalloc-dev pkg-config curl make \
+    && apt-get -q install -y --no-install-recommends libsqlite3-dev libpq-dev libsodium-dev pkg-config curl make \
     && rm -rf /var/lib/apt/lists/*
 
 # libmicrohttpd 1.0.1 from Debian's source, pinned by checksum, linked in statically (as `make deps` does).
@@ -42,14 +42,13 @@ RUN install -D --mode=755 --strip .build/release/feed-server /staging/feed-serve
 # --- runtime: the shared libraries the binary links beyond libc, and nothing else
 FROM debian:bookworm-slim
 
-# `ldd feed-server` lists libmimalloc.so.2 (the allocator, in place of
-# glibc's malloc), libsqlite3.so.0, libsodium.so.23, libstdc++.so.6,
+# `ldd feed-server` lists libsqlite3.so.0, libsodium.so.23, libstdc++.so.6,
 # libgcc_s.so.1, and libc's own (libmicrohttpd is linked in); libpq.so.5
 # (PostgreSQL's client, from libpq5) is opened by the first connection to a
 # postgres:// database.
 RUN export DEBIAN_FRONTEND=noninteractive \
     && apt-get -q update \
-    && apt-get -q install -y --no-install-recommends libmimalloc2.0 libsqlite3-0 libpq5 libsodium23 libstdc++6 libgcc-s1 \
+    && apt-get -q install -y --no-install-recommends libsqlite3-0 libpq5 libsodium23 libstdc++6 libgcc-s1 \
     && rm -rf /var/lib/apt/lists/* \
     && useradd --system --uid 10001 --user-group --no-create-home \
         --home-dir /nonexistent --shell /usr/sbin/nologin sectional \

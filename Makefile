@@ -6,7 +6,7 @@ PORT ?= 8080
 # type-layout lowering a large value (an element tree's row) is destroyed field by
 # field, not through its type's value witnesses: 2 to 3 % fewer instructions a page.
 RELEASE_BUILD = $(SWIFT) build -c release --static-swift-stdlib -Xswiftc -cross-module-optimization -Xswiftc -Xfrontend -Xswiftc -disable-type-layout
-APT_PACKAGES = libsqlite3-dev sqlite3 libpq-dev libsodium-dev libmimalloc-dev pkg-config curl make gcc
+APT_PACKAGES = libsqlite3-dev sqlite3 libpq-dev libsodium-dev pkg-config curl make gcc
 # Packages outside this one that depend on it by path: `make test` builds and tests them too.
 EXAMPLES = Examples/ReferencePage Examples/Starter
 STARTER = Examples/Starter
@@ -50,7 +50,7 @@ release: deps
 
 ## deps: Debian packages the build needs (apt-get as root, else the command to run), and libmicrohttpd 1.0.1 built from Debian's source
 deps:
-	@if ! pkg-config --exists sqlite3 libpq libsodium 2>/dev/null || ! test -f /usr/include/mimalloc.h || ! command -v curl >/dev/null || ! command -v sqlite3 >/dev/null; then \
+	@if ! pkg-config --exists sqlite3 libpq libsodium 2>/dev/null || ! command -v curl >/dev/null || ! command -v sqlite3 >/dev/null; then \
 		if [ "$$(id -u)" = 0 ]; then \
 			echo "Installing $(APT_PACKAGES)"; \
 			apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $(APT_PACKAGES); \

@@ -25,9 +25,7 @@ let package = Package(
         // Header only: libpq itself is opened at run time, by the first PostgreSQL connection.
         .systemLibrary(name: "CLibPQ", providers: [.apt(["libpq-dev"])]),
         .systemLibrary(name: "CSodium", pkgConfig: "libsodium", providers: [.apt(["libsodium-dev"])]),
-        // The process's allocator: linked, its malloc and free replace glibc's (HTTPServer's `Allocator` says why).
-        .systemLibrary(name: "CMimalloc", providers: [.apt(["libmimalloc-dev"])]),
-        .target(name: "HTTPServer", dependencies: ["CMicroHTTPD", "CMimalloc"]),
+        .target(name: "HTTPServer", dependencies: ["CMicroHTTPD"]),
         .target(name: "SectionalSecurity", dependencies: ["CSodium", "HTTPServer", "SectionalServer"]),
         .target(name: "SectionalSQL"),
         .target(name: "SectionalAccounts", dependencies: ["HTTPServer", "Sectional", "SectionalServer", "SectionalSecurity", "SectionalSQL"]),

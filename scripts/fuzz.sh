@@ -36,7 +36,7 @@ mkdir -p "$OUT/modules"
 # The package's upcoming feature too, so the modules mean here what they mean in `swift build`.
 FLAGS=(-sanitize=fuzzer,address -parse-as-library -swift-version 6 -enable-upcoming-feature NonisolatedNonsendingByDefault -package-name Sectional
        -O -g -enable-testing -use-ld=lld
-       -I "$OUT/modules" -I Sources/CMicroHTTPD -I Sources/CMimalloc -I Sources/CSodium -I Sources/CSQLite -I Sources/CLibPQ)
+       -I "$OUT/modules" -I Sources/CMicroHTTPD -I Sources/CSodium -I Sources/CSQLite -I Sources/CLibPQ)
 # libmicrohttpd 1.0.1's header, where `make deps` installed it (Debian's 0.9.75 is in the default path).
 for include in $(pkg-config --cflags-only-I libmicrohttpd); do FLAGS+=(-Xcc "$include"); done
 
@@ -52,7 +52,7 @@ build_module() {
 }
 # In Package.swift's order; each rebuilt when its sources, its C module or a module it imports changed.
 build_module Sectional
-build_module HTTPServer Sources/CMicroHTTPD Sources/CMimalloc
+build_module HTTPServer Sources/CMicroHTTPD
 build_module SectionalSQL
 build_module SectionalServer "$OUT/modules/Sectional.o" "$OUT/modules/HTTPServer.o" "$OUT/modules/SectionalSQL.o"
 build_module SectionalSecurity Sources/CSodium "$OUT/modules/HTTPServer.o" "$OUT/modules/SectionalServer.o"
@@ -77,7 +77,7 @@ for name in "${HARNESSES[@]}"; do
     if [[ ! -x $binary ]] || [[ -n $(find "Fuzz/$name" Fuzz/Support "${objects[@]}" -newer "$binary" -print -quit) ]]; then
         say "linking harness $name"
         "$SWIFTC" "${FLAGS[@]}" -module-name "Fuzz$name" "Fuzz/$name/Harness.swift" Fuzz/Support/FuzzSupport.swift \
-            "${objects[@]}" $(pkg-config --libs libmicrohttpd) -lmimalloc -lsodium -lsqlite3 -o "$binary"
+            "${objects[@]}" $(pkg-config --libs libmicrohttpd) -lsodium -lsqlite3 -o "$binary"
     fi
 done
 

@@ -43,7 +43,7 @@ do {
     print(LaunchOptions.help)
     exit(0)
 } catch .versionRequested {
-    print("feed-server \(version) (commit \(buildCommit), \(Allocator.description))")
+    print("feed-server \(version) (commit \(buildCommit))")
     exit(0)
 } catch {
     Logger.standardError.write("feed-server: \(error)")

@@ -15,7 +15,6 @@ struct DockerfileTests {
         "libsqlite3.so.0": "libsqlite3-0",
         "libpq.so.5": "libpq5",
         "libsodium.so.23": "libsodium23",
-        "libmimalloc.so.2": "libmimalloc2.0",
         "libstdc++.so.6": "libstdc++6",
         "libgcc_s.so.1": "libgcc-s1",
         "libm.so.6": "libc6",

@@ -25,7 +25,8 @@ final class RequestState: RequestLog, @unchecked Sendable {
     /// The connection's entry in the registry; `nil` only if libmicrohttpd lost it.
     let tracked: ConnectionRegistry.Tracked?
     let startedAt: UInt64
-    // The worker thread's alone, these are not checked at run time for exclusive access either.
+    // Not checked for overlapping access at run time (`@exclusivity(unchecked)`, about ten checks a
+    // request): no access to them is held across a call that reaches them again.
     /// Names the request in every line logged for it (`Request.id`): the
     /// server's own from the start, the proxy's once its head is read.
     @exclusivity(unchecked) var id = RequestID.next()

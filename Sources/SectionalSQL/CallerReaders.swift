@@ -57,7 +57,8 @@ final class CallerReaders: Sendable {
 /// that only `close()`, from the thread closing the pool, ever contends.
 final class ReaderSlot: @unchecked Sendable {
     private let lock = Mutex(())
-    /// Read and written under `lock` alone: not checked again at run time for exclusive access.
+    /// Read and written under `lock` alone, by accesses that reach nothing else: not checked
+    /// for overlapping access at run time.
     @exclusivity(unchecked) private var connection: (any SQLConnection)?
     /// Stops the connection's current read; any thread may call it.
     let interrupter: SQLInterrupter
@@ -84,8 +85,9 @@ final class ReaderSlot: @unchecked Sendable {
 /// finding a thread's connection takes no lock. Released when its thread
 /// ends, and its connections closed with it.
 private final class ThreadReaderTable: @unchecked Sendable {
-    // Unchecked: `entries` is its thread's alone (not checked at run time for exclusive access
-    // either: a page looks its slot up for every read); only `interrupters` is shared, under its lock.
+    // Unchecked: `entries` is its thread's alone (nor checked for overlapping access at run time:
+    // a page looks its slot up for every read, and no access spans a call that reaches it again);
+    // only `interrupters` is shared, under its lock.
     @exclusivity(unchecked) private var entries: [(pool: UInt64, slot: ReaderSlot)] = []
     /// What stops each of its connections' reads: kept apart, for another thread to reach.
     private let interrupters = Mutex<[SQLInterrupter]>([])

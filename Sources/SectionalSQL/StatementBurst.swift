@@ -67,8 +67,9 @@ package protocol BurstPipeline: AnyObject {
 /// A thread's burst: whether one is open, the statements kept in it and
 /// the connections reading in it.
 ///
-/// A thread's own: its fields are not checked at run time for exclusive
-/// access (`@exclusivity(unchecked)`), which every read of a page did, ten times.
+/// A thread's own. Its fields are not checked for overlapping access at run
+/// time (`@exclusivity(unchecked)`; a page's reads made ten checks): no
+/// access to them is held across a call that reaches them again.
 private final class Burst {
     @exclusivity(unchecked) var isOpen = false
     @exclusivity(unchecked) var kept: [(pipeline: any BurstPipeline, statement: AnyObject)] = []

@@ -23,8 +23,9 @@ public final class SQLiteConnection: SQLConnection {
     /// statements are a few dozen literals, and comparing one with each of
     /// them (equal lengths are rare, the same literal is equal at once) costs
     /// less than hashing its text, about 500 instructions a query. Not
-    /// checked at run time for exclusive access: a connection is used by
-    /// one thread at a time (`SQLConnection`).
+    /// checked for overlapping access at run time: a connection is used by
+    /// one thread at a time (`SQLConnection`), and no access to the list
+    /// spans a call that reaches it again.
     @exclusivity(unchecked) private var statements: [(sql: String, statement: OpaquePointer)] = []
 
     /// Opens (creating if needed) the database at `path`.

@@ -50,8 +50,8 @@ final class LoadCutter: @unchecked Sendable {
 
     private let deadlines: [Duration]
     private let states: Mutex<[State]>
-    /// Where `LoadWatchdog` keeps this round, guarded by its lock (hence `@unchecked`, and
-    /// not checked again at run time for exclusive access).
+    /// Where `LoadWatchdog` keeps this round, guarded by its lock (hence `@unchecked`; nor
+    /// checked for overlapping access at run time, as the watchdog's own state is not).
     @exclusivity(unchecked) var watchIndex = 0
 
     /// A cutter for loads with these deadlines, by index.

@@ -19,8 +19,8 @@ final class LoadWatchdog: @unchecked Sendable {
     private let tick: Duration
     private let idleAfter: Duration
     /// Guards everything below; the thread waits on it. What it guards is
-    /// not checked again at run time for exclusive access: every round of
-    /// every page registers and unregisters.
+    /// not checked for overlapping access at run time (every round of every
+    /// page registers and unregisters): no access spans a call that reaches it again.
     private let condition = MonotonicCondition()
     @exclusivity(unchecked) private var rounds: [Round] = []
     @exclusivity(unchecked) private var started = false

@@ -5,9 +5,10 @@ import Synchronization
 /// whichever thread the deadline comes on.
 ///
 /// A load that never suspends (a SQLite read on the request's thread) holds
-/// that thread until it returns, so nothing on it can stop the load; its
-/// task's cancellation, raised from the watchdog's thread, can: a SQLite
-/// connection checks for it as it steps, and stops. Each load's task registers itself
+/// that thread until it returns, so nothing on it can stop the load. In a
+/// task of its own, its task's cancellation, raised from the watchdog's
+/// thread, can: a SQLite connection checks for it as it steps, and stops.
+/// In the request's task, `RunningLoad(stop:)` interrupts the read instead. Each load's task registers itself
 /// here while it runs, so that a cut reaches exactly the loads past their
 /// deadline and never a task that has finished.
 ///

@@ -57,10 +57,7 @@ public struct SectionLoad {
     ) {
         self.operation = { try await operation() }
         self.placement = placement
-        self.deliver = { model in
-            // The model is the operation's own, so the cast cannot fail.
-            if let model = model as? Model { deliver(model) }
-        }
+        self.deliver = Self.delivering(deliver)
     }
 
     /// A load whose `operation` is synchronous (data in memory): it never
@@ -68,7 +65,13 @@ public struct SectionLoad {
     @inlinable public init<Model: Sendable>(_ operation: @escaping @Sendable () throws -> Model, deliver: @escaping (Model) -> Void) {
         self.operation = { try operation() }
         placement = .synchronous
-        self.deliver = { model in
+        self.deliver = Self.delivering(deliver)
+    }
+
+    /// `deliver`, handed the operation's result as it is kept (`any Sendable`).
+    @inlinable static func delivering<Model: Sendable>(_ deliver: @escaping (Model) -> Void) -> (any Sendable) -> Void {
+        { model in
+            // The model is the operation's own, so the cast cannot fail.
             if let model = model as? Model { deliver(model) }
         }
     }

@@ -10,14 +10,15 @@ import CMicroHTTPD
 /// libmicrohttpd reads any of it, so that no request can be read two ways
 /// (request smuggling).
 ///
-/// libmicrohttpd 0.9.75 takes the first of two `Content-Length` fields, lets
-/// `Transfer-Encoding` override `Content-Length` and keeps the connection, reads
-/// a body of any other transfer coding until the connection closes, and keeps
-/// field names with spaces in them (`Content-Length : 5` is not a length to it,
-/// but is to some proxies). Each of these is a 400 here (RFC 9112 §6.1, §6.3,
-/// §5.1), answered before the body, so libmicrohttpd closes the connection.
-/// (Folded fields and an HTTP/1.1 request without `Host` never get here: the
-/// daemons run at client discipline 1, where libmicrohttpd refuses both.)
+/// Two `Content-Length` fields that differ, `Transfer-Encoding` beside
+/// `Content-Length`, a transfer coding other than chunked, and a field name
+/// with a space or separator in it (`Content-Length : 5` is not a length to
+/// some servers, but is to some proxies) are each a 400 here (RFC 9112 §6.1,
+/// §6.3, §5.1), answered before the body, so libmicrohttpd closes the
+/// connection. libmicrohttpd 1.0 at client discipline 1 refuses most of these
+/// itself but reads the first of two lengths; 0.9.75 refused none. (Folded
+/// fields and an HTTP/1.1 request without `Host` never get here: the daemons
+/// run at client discipline 1, where libmicrohttpd refuses both.)
 ///
 /// The same scan refuses a second `Host` field or a malformed one (RFC 9112
 /// §3.2), reads the declared body length without overflowing, and
@@ -33,7 +34,7 @@ enum RequestFraming {
         // 1 KiB each read 0.5 kB more a stream idle at 10,000 streams.
         scan.headers.reserveCapacity(16, bytes: 512)
         withUnsafeMutablePointer(to: &scan) { pointer in
-            _ = MHD_get_connection_values(connection, .HEADER_KIND, inspect, pointer)
+            _ = MHD_get_connection_values_n(connection, .HEADER_KIND, inspect, pointer)
         }
         return scan
     }
@@ -69,17 +70,11 @@ enum RequestFraming {
         /// Whether the request says it has a body: a length above zero, or a transfer coding.
         var declaresBody: Bool { transferEncodings > 0 || (contentLength ?? 0) > 0 }
 
-        mutating func add(name: UnsafePointer<CChar>, value: UnsafePointer<CChar>?) {
-            let nameBytes = UnsafeRawPointer(name).assumingMemoryBound(to: UInt8.self)
-            let nameLength = strlen(name)
-            guard nameLength > 0, (0..<nameLength).allSatisfy({ RequestFraming.isTokenByte(nameBytes[$0]) }) else {
+        mutating func add(name field: UnsafeBufferPointer<UInt8>, value valueBytes: UnsafeBufferPointer<UInt8>) {
+            guard !field.isEmpty, field.allSatisfy(RequestFraming.isTokenByte) else {
                 problem = "A header field name is malformed (spaces and separators are not allowed in it)."
                 return
             }
-            let field = UnsafeBufferPointer(start: nameBytes, count: nameLength)
-            let valueBytes =
-                value.map { UnsafeBufferPointer(start: UnsafeRawPointer($0).assumingMemoryBound(to: UInt8.self), count: strlen($0)) }
-                ?? UnsafeBufferPointer(start: nil, count: 0)
             // Field values hold visible characters, spaces and tabs only: no bare CR.
             if RequestFraming.holdsControlByte(valueBytes) {
                 problem = "A header field value holds a control character."
@@ -122,14 +117,19 @@ enum RequestFraming {
         }
     }
 
-    private static let inspect: MHD_KeyValueIterator = { cls, _, name, value in
+    // Handed each field with its lengths: no `strlen` of either.
+    private static let inspect: MHD_KeyValueIteratorN = { cls, _, name, nameCount, value, valueCount in
         guard let cls, let name else { return .YES }
         let scan = cls.assumingMemoryBound(to: Scan.self)
-        scan.pointee.add(name: name, value: value)
+        scan.pointee.add(name: bytes(name, nameCount), value: value.map { bytes($0, valueCount) } ?? UnsafeBufferPointer(start: nil, count: 0))
         if scan.pointee.problem != nil {
             return .NO
         }
         return .YES
+    }
+
+    private static func bytes(_ text: UnsafePointer<CChar>, _ count: Int) -> UnsafeBufferPointer<UInt8> {
+        UnsafeBufferPointer(start: UnsafeRawPointer(text).assumingMemoryBound(to: UInt8.self), count: count)
     }
 
     /// A space, tab, `/`, `?`, `#`, `@` or `\\`: what a host and port never hold.

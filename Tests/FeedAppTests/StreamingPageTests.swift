@@ -77,13 +77,19 @@ struct SlowSectionTests {
 
     @Test("A hanging section is cut at its deadline; its siblings are intact; the page says it degraded")
     func hangingSectionIsCut() async throws {
-        let settings = AppSettings(sectionTimeout: .milliseconds(500), simulatedFaults: ["credit-score": .hang])
+        let store = ControlledFeedStore(gated: ["credit-score"])
         let clock = TestClock()
-        let app = try await AppHarness(settings: settings, clock: clock)
-        /// Each page waits for its deadline on the test clock: move it there.
+        let app = try await AppHarness(feedStore: store, settings: AppSettings(sectionTimeout: .milliseconds(500)), clock: clock)
+        /// Each page waits for its deadline on the test clock. Time moves
+        /// once the deadline watch sleeps and every card has started, the
+        /// hanging one alone still running: moved before a card started,
+        /// it would give that card its whole deadline from then, and cut
+        /// one that had not finished.
         func get(_ target: String) async throws -> TestResponse {
+            let startedBefore = store.startedLoads
             async let response = app.get(target)
-            await clock.advance(by: .milliseconds(500), whenSleepersReach: 1)
+            while clock.sleeperCount < 1 || store.startedLoads < startedBefore + 3 || store.runningLoads > 1 { await Task.yield() }
+            clock.advance(by: .milliseconds(500))
             return try await response
         }
         let response = try await get("/feed?stream=0")

@@ -79,8 +79,10 @@ struct LoadsInRequestTaskTests {
     @Test func aReadPastItsDeadlineIsStoppedWhereItRunsAndTheLoadsAfterItStillRun() async {
         let clock = TestClock()
         let stops = Atomic(0)
+        let stuckRuns = Atomic(false)
         // A read that runs until it is stopped, as SQLite's does when interrupted.
         let stuck = PlacedSection("stuck", .readsHere) {
+            stuckRuns.store(true, ordering: .releasing)
             while stops.load(ordering: .acquiring) == 0 && !Task.isCancelled { await Task.yield() }
             throw CancellationError()
         }
@@ -93,6 +95,8 @@ struct LoadsInRequestTaskTests {
             timeout: .milliseconds(100), clock: clock,
             stopsReadsHere: { { stops.add(1, ordering: .releasing) } })
         async let report = page.loadTree(options)
+        // Time moves once the read runs: moved before it began, it would give the read its whole deadline from then.
+        while !stuckRuns.load(ordering: .acquiring) { await Task.yield() }
         await clock.advance(by: .milliseconds(100), whenSleepersReach: 1)  // the deadline watch
         let outcomes = await report.outcomes
 

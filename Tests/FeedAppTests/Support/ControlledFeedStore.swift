@@ -5,14 +5,15 @@ import Synchronization
 @testable import FeedApp
 
 /// A feed store whose loads a test controls: each can be delayed, or held
-/// until a gate opens; it counts the loads still running (a cancelled one
-/// stops counting when it ends).
+/// until a gate opens; it counts the loads started and those still running
+/// (a cancelled one stops counting when it ends).
 final class ControlledFeedStore: FeedStore {
     let demo = SeedFeedStore()
     let delays: [String: Duration]
     let gate = TestGate()
     let gated: Set<String>
     private let running = Atomic<Int>(0)
+    private let started = Atomic<Int>(0)
 
     init(delays: [String: Duration] = [:], gated: Set<String> = []) {
         self.delays = delays
@@ -20,9 +21,11 @@ final class ControlledFeedStore: FeedStore {
     }
 
     var runningLoads: Int { running.load(ordering: .relaxed) }
+    var startedLoads: Int { started.load(ordering: .relaxed) }
 
     private func controlled<Model>(_ id: String, _ load: () async throws -> Model) async throws -> Model {
         running.add(1, ordering: .relaxed)
+        started.add(1, ordering: .relaxed)
         defer { running.subtract(1, ordering: .relaxed) }
         if let delay = delays[id] { try await Task.sleep(for: delay) }
         if gated.contains(id) { try await gate.wait() }

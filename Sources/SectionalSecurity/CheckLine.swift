@@ -21,6 +21,8 @@ public final class CheckLine: Sendable {
     private struct State {
         var running = 0
         var waiting: [Waiter] = []
+        /// Each waiter's timer of `maximumWait`, stopped when its turn comes first.
+        var timeouts: [Int: Task<Void, Never>] = [:]
         var nextID = 0
         /// The turn each account with an attempt in the line last had (a count, not a time).
         var lastTurn: [String: Int] = [:]
@@ -99,10 +101,17 @@ public final class CheckLine: Sendable {
             case .now: continuation.resume(returning: true)
             case .refused: continuation.resume(returning: false)
             case .waiting(let id):
-                Task { [clock, maximumWait] in
+                let timeout = Task { [clock, maximumWait] in
                     try? await clock.sleep(for: maximumWait)
-                    self.giveUp(id)
+                    if !Task.isCancelled { self.giveUp(id) }
                 }
+                // Kept to be stopped by the turn; a turn that came already stops it now.
+                let isWaiting = state.withLock { state in
+                    guard state.waiting.contains(where: { $0.id == id }) else { return false }
+                    state.timeouts[id] = timeout
+                    return true
+                }
+                if !isWaiting { timeout.cancel() }
             }
         }
     }
@@ -114,13 +123,14 @@ public final class CheckLine: Sendable {
 
     /// Ends a turn; the next waiter's starts.
     public func leave() {
-        let next = state.withLock { state -> Waiter? in
+        let (next, timeout) = state.withLock { state -> (Waiter?, Task<Void, Never>?) in
             state.running -= 1
             defer { state.forgetIdleAccounts() }
-            guard let next = state.takeNext() else { return nil }
+            guard let next = state.takeNext() else { return (nil, nil) }
             state.start(next.account)
-            return next
+            return (next, state.timeouts.removeValue(forKey: next.id))
         }
+        timeout?.cancel()
         next?.continuation.resume(returning: true)
     }
 
@@ -131,6 +141,7 @@ public final class CheckLine: Sendable {
     private func giveUp(_ id: Int) {
         let waiter = state.withLock { state -> Waiter? in
             guard let index = state.waiting.firstIndex(where: { $0.id == id }) else { return nil }
+            state.timeouts[id] = nil
             return state.waiting.remove(at: index)
         }
         waiter?.continuation.resume(returning: false)

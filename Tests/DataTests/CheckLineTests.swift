@@ -64,14 +64,30 @@ struct CheckLineTests {
     @Test("An attempt that waits past the maximum is refused and takes no turn")
     func waitedTooLong() async throws {
         let clock = TestClock()
-        let line = CheckLine(capacity: 1, maximumWait: .seconds(1), clock: clock)
-        #expect(await line.enter(account: "a", client: "10.0.0.1"))
-        let late = Task { await line.enter(account: "b", client: "10.0.0.2") }
+        let (line, late) = await oneCheckAndOneWaiting(maximumWait: .seconds(1), clock: clock)
         await clock.advance(by: .seconds(1), whenSleepersReach: 1)
         #expect(await late.value == false)
         #expect(line.waitingCount == 0)
         line.leave()
         #expect(await line.enter(account: "c", client: "10.0.0.3"), "the one check's room is free again")
         line.leave()
+    }
+
+    @Test("A turn that comes before the maximum wait stops the attempt's timer: nothing is left asleep")
+    func turnStopsTheTimer() async throws {
+        let clock = TestClock()
+        let (line, waiting) = await oneCheckAndOneWaiting(maximumWait: .seconds(60), clock: clock)
+        while clock.sleeperCount < 1 { await Task.yield() }  // its timer asleep
+        line.leave()
+        #expect(clock.sleeperCount == 0, "the timer stopped as the turn came")
+        #expect(await waiting.value)
+        line.leave()
+    }
+
+    /// A line of one check, taken by account `a`, with account `b`'s attempt waiting behind it.
+    private func oneCheckAndOneWaiting(maximumWait: Duration, clock: TestClock) async -> (CheckLine, Task<Bool, Never>) {
+        let line = CheckLine(capacity: 1, maximumWait: maximumWait, clock: clock)
+        #expect(await line.enter(account: "a", client: "10.0.0.1"))
+        return (line, Task { await line.enter(account: "b", client: "10.0.0.2") })
     }
 }

@@ -10,6 +10,8 @@ final class HeldWriter: Sendable {
     private let held = Mutex<ResponseBodyWriter?>(nil)
     var writer: ResponseBodyWriter? { held.withLock { $0 } }
     func hold(_ writer: ResponseBodyWriter) { held.withLock { $0 = writer } }
+    /// Lets the writer go, as a holder does once its body ended: the writer keeps the server's core, which keeps the router holding this.
+    func release() { held.withLock { $0 = nil } }
 }
 
 /// What a stream's producer got to do, for the test to check.
@@ -135,6 +137,7 @@ struct LiveStreamingTests {
             // Whoever holds the writer learns the body is over, and lets it go.
             await closed.wait()
             #expect(writer?.isOpen == false)
+            held.release()
         }
     }
 
@@ -157,6 +160,7 @@ struct LiveStreamingTests {
                 await Task.yield()
             }
             await closed.wait()
+            held.release()
         }
     }
 

@@ -16,13 +16,13 @@ public final class CheckLine: Sendable {
         let account: String
         let client: String
         let continuation: CheckedContinuation<Bool, Never>
+        /// Its timer of `maximumWait`, stopped when its turn comes first.
+        var timeout: Task<Void, Never>?
     }
 
     private struct State {
         var running = 0
         var waiting: [Waiter] = []
-        /// Each waiter's timer of `maximumWait`, stopped when its turn comes first.
-        var timeouts: [Int: Task<Void, Never>] = [:]
         var nextID = 0
         /// The turn each account with an attempt in the line last had (a count, not a time).
         var lastTurn: [String: Int] = [:]
@@ -107,8 +107,8 @@ public final class CheckLine: Sendable {
                 }
                 // Kept to be stopped by the turn; a turn that came already stops it now.
                 let isWaiting = state.withLock { state in
-                    guard state.waiting.contains(where: { $0.id == id }) else { return false }
-                    state.timeouts[id] = timeout
+                    guard let index = state.waiting.firstIndex(where: { $0.id == id }) else { return false }
+                    state.waiting[index].timeout = timeout
                     return true
                 }
                 if !isWaiting { timeout.cancel() }
@@ -123,14 +123,14 @@ public final class CheckLine: Sendable {
 
     /// Ends a turn; the next waiter's starts.
     public func leave() {
-        let (next, timeout) = state.withLock { state -> (Waiter?, Task<Void, Never>?) in
+        let next = state.withLock { state -> Waiter? in
             state.running -= 1
             defer { state.forgetIdleAccounts() }
-            guard let next = state.takeNext() else { return (nil, nil) }
+            guard let next = state.takeNext() else { return nil }
             state.start(next.account)
-            return (next, state.timeouts.removeValue(forKey: next.id))
+            return next
         }
-        timeout?.cancel()
+        next?.timeout?.cancel()
         next?.continuation.resume(returning: true)
     }
 
@@ -141,7 +141,6 @@ public final class CheckLine: Sendable {
     private func giveUp(_ id: Int) {
         let waiter = state.withLock { state -> Waiter? in
             guard let index = state.waiting.firstIndex(where: { $0.id == id }) else { return nil }
-            state.timeouts[id] = nil
             return state.waiting.remove(at: index)
         }
         waiter?.continuation.resume(returning: false)

@@ -33,16 +33,11 @@ public struct SectionID: RawRepresentable, Hashable, Comparable, Sendable, Codab
 /// A page's section ids written as one value.
 extension [SectionID] {
     /// The ids joined by commas, as a `sections` query value and a saved
-    /// layout write them: `balances,alerts`. Its bytes are gathered and made
-    /// a string once: about 2,000 instructions for five ids, where
-    /// `map(\.rawValue).joined(separator: ",")` took 3,100 and appending to a string 3,600.
+    /// layout write them: `balances,alerts`. Written in place, in one
+    /// allocation (`KeyText`): `map(\.rawValue).joined(separator: ",")` took
+    /// 3,100 instructions for five ids.
     public var commaSeparated: String {
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(reduce(0) { $0 + $1.rawValue.utf8.count + 1 })
-        for (offset, id) in enumerated() {
-            if offset > 0 { bytes.append(UInt8(ascii: ",")) }
-            bytes.append(contentsOf: id.rawValue.utf8)
-        }
-        return String(decoding: bytes, as: UTF8.self)
+        // A closure, not `\.rawValue`: the key path was projected at run time, 1,300 instructions more.
+        KeyText.joining(lazy.map { $0.rawValue }, separator: UInt8(ascii: ","))
     }
 }
